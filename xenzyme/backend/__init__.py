@@ -1,0 +1,1 @@
+"""Backends: LLVM IR text, native objects, the JIT."""

@@ -1,0 +1,158 @@
+"""JIT: compile a module with LLVM (MCJIT) and call its functions from Python.
+
+Arguments are converted from their LLVM types: Python floats for `double`/`float`, ints for
+integers, numpy arrays (or anything with a buffer) for pointers -- the pointer is the array's
+data, so the function reads and writes the array in place.  Struct returns come back as tuples.
+
+    lib = JITModule(module)
+    y = lib.f(2.0, np.arange(4.0), 4)
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import llvmlite.binding as llb
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from xenzyme.backend.llvm_export import export_module
+from xenzyme.backend.native import optimize, parse_verified, target_machine
+from xenzyme.diagnostics import XenzymeError
+
+
+@functools.cache
+def _load_runtime_libraries() -> None:
+    """Make libm (and libomp, when present) resolvable from JIT-compiled code."""
+    for lib in ("m", "omp", "gomp"):
+        path = ctypes.util.find_library(lib)
+        if path:
+            try:
+                llb.load_library_permanently(path)
+            except RuntimeError:
+                pass
+
+
+_INT_TYPES = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctypes.c_int32, 64: ctypes.c_int64}
+
+
+def _ctype(t: llb.TypeRef) -> Any:
+    kind = t.type_kind
+    if kind == llb.TypeKind.void:
+        return None
+    if kind == llb.TypeKind.double:
+        return ctypes.c_double
+    if kind == llb.TypeKind.float:
+        return ctypes.c_float
+    if kind == llb.TypeKind.x86_fp80:
+        return ctypes.c_longdouble
+    if kind == llb.TypeKind.integer:
+        width = t.type_width
+        if width not in _INT_TYPES:
+            raise XenzymeError(f"cannot call a function with an i{width} parameter or result from Python")
+        return _INT_TYPES[width]
+    if kind == llb.TypeKind.pointer:
+        return ctypes.c_void_p
+    if kind == llb.TypeKind.struct:
+        fields = [(f"f{i}", _ctype(e)) for i, e in enumerate(t.elements)]
+        return type("Struct", (ctypes.Structure,), {"_fields_": fields})
+    if kind == llb.TypeKind.array:
+        elems = list(t.elements)
+        return _ctype(elems[0]) * t.element_count
+    raise XenzymeError(f"cannot call a function with a {t} parameter or result from Python")
+
+
+def _to_python(value: Any) -> Any:
+    if isinstance(value, ctypes.Structure):
+        return tuple(_to_python(getattr(value, name)) for name, _ in value._fields_)
+    if isinstance(value, ctypes.Array):
+        return tuple(_to_python(v) for v in value)
+    return value
+
+
+class JITFunction:
+    """A compiled function, callable with Python numbers and numpy arrays."""
+
+    def __init__(self, owner: JITModule, name: str, address: int, ftype: llb.TypeRef):
+        self.owner = owner  # keeps the engine alive
+        self.name = name
+        params = list(ftype.get_function_parameters())
+        self.arg_types = [_ctype(p) for p in params]
+        self.res_type = _ctype(ftype.get_function_return())
+        self.vararg = ftype.is_function_vararg
+        proto = ctypes.CFUNCTYPE(self.res_type, *self.arg_types)
+        self.cfunc = proto(address)
+        self.address = address
+
+    def __call__(self, *args: Any) -> Any:
+        if len(args) != len(self.arg_types):
+            raise TypeError(f"{self.name}() takes {len(self.arg_types)} arguments ({len(args)} given)")
+        converted = [_convert(a, t, self.name, i) for i, (a, t) in enumerate(zip(args, self.arg_types, strict=True))]
+        return _to_python(self.cfunc(*converted))
+
+    def __repr__(self) -> str:
+        return f"<jit function {self.name} at {self.address:#x}>"
+
+
+def _convert(value: Any, ctype: Any, fname: str, index: int) -> Any:
+    if ctype is ctypes.c_void_p:
+        if value is None:
+            return None
+        if isinstance(value, np.ndarray):
+            if not value.flags["C_CONTIGUOUS"]:
+                raise TypeError(f"{fname}() argument {index}: array must be C-contiguous")
+            return ctypes.c_void_p(value.ctypes.data)
+        if isinstance(value, int):
+            return ctypes.c_void_p(value)
+        if isinstance(value, ctypes._SimpleCData | ctypes.Array | ctypes.Structure):
+            return ctypes.cast(ctypes.pointer(value), ctypes.c_void_p)
+        raise TypeError(f"{fname}() argument {index}: expected a numpy array for a pointer, got {type(value).__name__}")
+    if ctype in (ctypes.c_double, ctypes.c_float, ctypes.c_longdouble):
+        return float(value)
+    if ctype is ctypes.c_bool:
+        return bool(value)
+    if isinstance(value, float | np.floating):
+        raise TypeError(f"{fname}() argument {index}: expected an integer, got a float")
+    return int(value)
+
+
+class JITModule:
+    """A module compiled for this machine; its functions are attributes."""
+
+    def __init__(self, module: ModuleOp | str, opt_level: int = 2):
+        _load_runtime_libraries()
+        text = export_module(module) if isinstance(module, ModuleOp) else module
+        self.llvm_module = parse_verified(text)
+        tm = target_machine(cpu="native", opt=min(opt_level, 3), jit=True)
+        if opt_level > 0:
+            optimize(self.llvm_module, opt_level, tm)
+        self.engine = llb.create_mcjit_compiler(self.llvm_module, tm)
+        self.engine.finalize_object()
+        self.engine.run_static_constructors()
+        self._functions: dict[str, JITFunction] = {}
+
+    def function(self, name: str) -> JITFunction:
+        if (f := self._functions.get(name)) is not None:
+            return f
+        try:
+            ref = self.llvm_module.get_function(name)
+        except NameError:
+            raise AttributeError(f"no function named '{name}' in the compiled module") from None
+        if ref.is_declaration:
+            raise AttributeError(f"'{name}' is only declared in the compiled module")
+        address = self.engine.get_function_address(name)
+        f = JITFunction(self, name, address, ref.global_value_type)
+        self._functions[name] = f
+        return f
+
+    def __getattr__(self, name: str) -> JITFunction:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.function(name)
+
+    def names(self) -> Sequence[str]:
+        return [f.name for f in self.llvm_module.functions if not f.is_declaration]

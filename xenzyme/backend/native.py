@@ -1,0 +1,77 @@
+"""LLVM through llvmlite: parsing our text back, optimising, and emitting native code.
+
+Everything that hands text to LLVM goes through `parse_verified`, so that invalid IR is reported
+as an error instead of reaching an LLVM call that could abort the process (llvmlite is built with
+assertions).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import llvmlite.binding as llb
+
+from xenzyme.diagnostics import XenzymeError
+
+
+@functools.cache
+def initialize() -> None:
+    llb.initialize_native_target()
+    llb.initialize_native_asmprinter()
+    llb.initialize_all_targets()
+    llb.initialize_all_asmprinters()
+
+
+def parse_verified(text: str, what: str = "generated LLVM IR") -> llb.ModuleRef:
+    """Parse and verify LLVM IR that xenzyme produced; failures are internal errors."""
+    initialize()
+    try:
+        module = llb.parse_assembly(text)
+        module.verify()
+    except RuntimeError as e:
+        detail = str(e).strip().splitlines()
+        raise XenzymeError(
+            f"internal error: {what} is not valid LLVM IR: "
+            + (detail[1] if len(detail) > 1 else detail[0] if detail else "?"),
+            notes=["please report this with the input; `-t llvm --disable-verify` shows the text"],
+        ) from None
+    return module
+
+
+def target_machine(
+    triple: str | None = None, cpu: str = "generic", opt: int = 2, jit: bool = False
+) -> llb.TargetMachine:
+    """A target machine for `triple` (host by default); `cpu="native"` uses the host CPU."""
+    initialize()
+    triple = triple or llb.get_default_triple()
+    features = ""
+    if cpu == "native":
+        cpu = llb.get_host_cpu_name()
+        features = llb.get_host_cpu_features().flatten()
+    try:
+        target = llb.Target.from_triple(triple)
+    except RuntimeError as e:
+        raise XenzymeError(f"unknown target triple '{triple}': {e}") from None
+    return target.create_target_machine(
+        cpu=cpu, features=features, opt=opt, reloc="pic", codemodel="small" if not jit else "jitdefault", jit=jit
+    )
+
+
+def optimize(module: llb.ModuleRef, level: int, tm: llb.TargetMachine | None = None) -> None:
+    """Run LLVM's standard -O<level> pipeline (as clang does, vectorisers included)."""
+    if level <= 0:
+        return
+    tm = tm or target_machine(module.triple or None)
+    pto = llb.create_pipeline_tuning_options(speed_level=min(level, 3))
+    pto.loop_vectorization = level >= 2
+    pto.slp_vectorization = level >= 2
+    pto.loop_unrolling = True
+    pb = llb.create_pass_builder(tm, pto)
+    pm = pb.getModulePassManager()
+    pm.run(module, pb)
+
+
+def emit_object(module: llb.ModuleRef, cpu: str = "generic", opt: int = 2) -> bytes:
+    """A position-independent ELF object for the module's triple (host by default)."""
+    tm = target_machine(module.triple or None, cpu=cpu, opt=opt)
+    return tm.emit_object(module)

@@ -1,0 +1,1 @@
+"""The `xenzyme-opt` command line."""

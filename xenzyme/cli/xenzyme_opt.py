@@ -1,0 +1,220 @@
+"""`xenzyme-opt`: xDSL's opt driver with xenzyme's dialects, passes, frontends and targets.
+
+    xenzyme-opt prog.ll                      # import, print the llvm dialect (xDSL text)
+    xenzyme-opt prog.c -p enzyme -t obj -o prog.o
+    xenzyme-opt prog.ll -p 'llvm-opt{level=3}' -t llvm
+
+Frontends by file extension: `.ll` / `.bc` (LLVM IR), `.mlir` (xDSL text; also stdin), and
+`.c` / `.cpp` / `.cc` / `.cxx` (through clang-19, -O2 unless `--clang-arg` says otherwise).
+Targets: `mlir` (default), `llvm` (LLVM IR text), `obj` (a native object; `obj{cpu=native}`).
+
+Without `-p` no pass runs.  Errors in the input or in a pass are printed as
+`xenzyme-opt: error: FILE:LINE:COL: what` with `note:` lines, and the exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from io import StringIO
+from typing import IO, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.target import Target
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from xenzyme.diagnostics import XenzymeError
+
+PROG = "xenzyme-opt"
+_LLVM_FRONTENDS = ("ll", "bc")
+_C_FRONTENDS = ("c", "cpp", "cc", "cxx")
+
+
+@dataclass(frozen=True)
+class LLVMIRTarget(Target):
+    """`-t llvm`: the module as LLVM IR text (LLVM 22 syntax), verified by LLVM."""
+
+    name = "llvm"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from xenzyme.backend.llvm_export import export_module
+        from xenzyme.backend.native import parse_verified
+
+        text = export_module(module)
+        parse_verified(text)
+        output.write(text)
+
+
+@dataclass(frozen=True)
+class ObjectTarget(Target):
+    """`-t obj`: a position-independent object file for the host (generic CPU unless cpu=native)."""
+
+    name = "obj"
+    cpu: str = "generic"
+    opt: int = 2
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        raise AssertionError("object output is written as bytes by XenzymeOptMain")
+
+    def emit_bytes(self, module: ModuleOp) -> bytes:
+        from xenzyme.backend.llvm_export import export_module
+        from xenzyme.backend.native import emit_object, parse_verified
+
+        if self.opt not in (0, 1, 2, 3):
+            raise XenzymeError(f"obj: opt must be 0-3 (got {self.opt})")
+        return emit_object(parse_verified(export_module(module)), cpu=self.cpu, opt=self.opt)
+
+
+class XenzymeOptMain(xDSLOptMain):
+    version_format: ClassVar[str] = "xenzyme-opt (xenzyme 0.1.0, xdsl {xdsl_version})"
+
+    def register_all_dialects(self) -> None:
+        from xenzyme.dialects import register_dialects
+
+        register_dialects(self.ctx)
+
+    def register_all_passes(self) -> None:
+        from xenzyme.transforms import get_available_passes
+
+        for name, factory in get_available_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        self.available_targets["llvm"] = lambda: LLVMIRTarget
+        self.available_targets["obj"] = lambda: ObjectTarget
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+
+        def llvm_ir(io: IO[bytes]) -> ModuleOp:
+            from xenzyme.frontend.llvm_import import import_llvm_ir
+
+            data = io.read()
+            return import_llvm_ir(data if data[:2] == b"BC" else data.decode("utf-8", "replace"), self.get_input_name())
+
+        def c_source(io: IO[bytes]) -> ModuleOp:
+            from xenzyme.frontend.clang import compile_to_llvm_ir
+            from xenzyme.frontend.llvm_import import import_llvm_ir
+
+            name = self.get_input_name()
+            text = compile_to_llvm_ir(io.read().decode("utf-8", "replace"), name, self.args.clang_arg)
+            return import_llvm_ir(text, name)
+
+        for ext in _LLVM_FRONTENDS:
+            self.available_frontends[ext] = llvm_ir
+        for ext in _C_FRONTENDS:
+            self.available_frontends[ext] = c_source
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--clang-arg",
+            action="append",
+            default=[],
+            metavar="FLAG",
+            help="flag for clang when the input is C/C++ (repeatable; default -O2)",
+        )
+
+    def setup_pipeline(self) -> None:
+        """As xDSL's, but LLVM IR input is not re-verified before the first pass.
+
+        LLVM has verified it already, and xDSL's verifier costs seconds on large modules.
+        """
+        start = time.perf_counter()
+
+        def callback(previous: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:
+            nonlocal start
+            if self.args.time_passes and previous is not None:
+                print(f"Pass {previous.name} took {time.perf_counter() - start} seconds")
+            if not self.args.disable_verify and not (previous is None and self._input_is_llvm()):
+                module.verify()
+            if previous and nxt and self.args.print_between_passes:
+                print(f"IR after {previous.name}:")
+                Printer(stream=sys.stdout).print_op(module)
+                print("\n\n\n")
+            if self.args.time_passes and nxt is not None:
+                start = time.perf_counter()
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+
+    def _input_is_llvm(self) -> bool:
+        name = self.args.input_file or ""
+        ext = self.args.frontend or name.rsplit(".", 1)[-1]
+        return ext in _LLVM_FRONTENDS + _C_FRONTENDS
+
+    def prepare_output(self) -> IO[str]:
+        if parse_spec(self.args.target).name == "obj":
+            return StringIO()  # bytes are written by output_resulting_program
+        return super().prepare_output()
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        spec = parse_spec(self.args.target)
+        if spec.name != "obj":
+            return super().output_resulting_program(prog)
+        data = ObjectTarget.from_spec(spec).emit_bytes(prog)
+        if self.args.output_file is None:
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            with open(self.args.output_file, "wb") as f:
+                f.write(data)
+        return ""
+
+
+def _fail(message: str, notes: list[str] | tuple[str, ...] = ()) -> int:
+    print(XenzymeError(message, notes=tuple(notes)).format(PROG), file=sys.stderr)
+    return 1
+
+
+def main(args: list[str] | None = None) -> int:
+    try:
+        tool = XenzymeOptMain(description="xenzyme optimizer driver: import, differentiate, lower, emit", args=args)
+    except XenzymeError as e:
+        print(e.format(PROG), file=sys.stderr)
+        return 1
+    except ValueError as e:
+        return _fail(_pipeline_message(str(e)), ["`xenzyme-opt --help` lists the options; passes are written name{opt=value ...}"])
+    except Exception as e:  # noqa: BLE001 -- a bad pipeline string can fail in several ways
+        return _fail(f"invalid pass pipeline: {e}")
+    try:
+        tool.run()
+    except XenzymeError as e:
+        print(e.format(PROG), file=sys.stderr)
+        return 1
+    except FileNotFoundError as e:
+        return _fail(f"cannot read '{e.filename}': no such file")
+    except (IsADirectoryError, PermissionError) as e:
+        return _fail(f"cannot read '{e.filename}': {e.strerror}")
+    except ParseError as e:
+        return _fail(str(e).strip())
+    except (VerifyException, DiagnosticException) as e:
+        return _fail(f"the IR does not verify: {str(e).strip().splitlines()[-1] if str(e).strip() else e}", [str(e).strip()[:2000]])
+    except ValueError as e:
+        return _fail(_pipeline_message(str(e)))
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def _pipeline_message(msg: str) -> str:
+    if msg.startswith("Unrecognized passes"):
+        return "unknown pass: " + msg.split(":", 1)[1].strip()
+    if msg.startswith("Unrecognized file extension"):
+        return msg.lower() + " (use .ll, .bc, .mlir, .c, .cpp, or -f FRONTEND)"
+    return msg
+
+
+def entry() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

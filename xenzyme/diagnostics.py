@@ -1,0 +1,61 @@
+"""User-facing errors.
+
+Every failure caused by the input -- malformed IR, an unsupported construct, a bad option, an
+instruction that cannot be differentiated -- is raised as a `XenzymeError`.  It carries where
+(file, line, column when known), what went wrong, and notes saying what the user can do.  The
+command line prints it in the shape clang uses and exits with status 1; the Python API lets it
+propagate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SourceLocation:
+    """A position in a user's file; any part may be unknown."""
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        parts = [self.file or "<unknown>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+@dataclass
+class XenzymeError(Exception):
+    """An error in the user's input or request, with a location and hints."""
+
+    message: str
+    location: SourceLocation | None = None
+    notes: Sequence[str] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.message)
+
+    def format(self, program: str = "xenzyme") -> str:
+        where = f"{self.location}: " if self.location is not None else ""
+        lines = [f"{program}: error: {where}{self.message}"]
+        lines += [f"note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def error_at(
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    column: int | None = None,
+    notes: Sequence[str] = (),
+) -> XenzymeError:
+    return XenzymeError(message, SourceLocation(file, line, column), tuple(notes))

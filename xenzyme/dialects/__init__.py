@@ -1,0 +1,42 @@
+"""Dialects: the extended `llvm` dialect and xenzyme's own (`autodiff`, ...).
+
+`get_all_dialects` is a lazy registry, name -> loader, as in xDSL: nothing is imported until a
+dialect is used.  `make_context` gives a Context with xDSL's dialects and ours, where `llvm` is
+xenzyme's extended version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+
+
+def _llvm() -> Dialect:
+    from xenzyme.dialects.llvm_ext import LLVM
+
+    return LLVM
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """xenzyme's dialects (they take precedence over xDSL's of the same name)."""
+    return {"llvm": _llvm}
+
+
+def register_dialects(ctx: Context) -> None:
+    """Register xDSL's dialects and ours, ours replacing xDSL's `llvm`."""
+    from xdsl.universe import Universe
+
+    ours = get_all_dialects()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        if name not in ours and name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    for name, factory in ours.items():
+        ctx._registered_dialects[name] = factory  # replace xDSL's definition
+
+
+def make_context() -> Context:
+    ctx = Context()
+    register_dialects(ctx)
+    return ctx

@@ -1,0 +1,1 @@
+"""Frontends: LLVM IR (text or bitcode), xDSL text, and C/C++ through clang."""

@@ -1,0 +1,1 @@
+"""Small command-line helpers used by the test suites."""

@@ -1,0 +1,76 @@
+"""`llvm-opt`: LLVM's own optimisation pipeline, run on the module through llvmlite.
+
+AD after optimisation is what makes derivatives fast: the `enzyme` pipeline runs `llvm-opt`
+before differentiating and again after.  The module is exported to LLVM IR, optimised by LLVM's
+standard -O<level> pipeline (the one clang uses, vectorisers included), and imported back.
+
+    xenzyme-opt prog.ll -p 'llvm-opt{level=3}'
+    xenzyme-opt prog_O0.ll -p 'llvm-opt{level=2 strip-optnone=true}'
+
+`strip-optnone` removes `optnone` and `noinline` first: clang puts them on every function at
+-O0, and LLVM would otherwise leave such functions untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+
+from xenzyme.backend.llvm_export import export_module
+from xenzyme.backend.native import optimize, parse_verified
+from xenzyme.diagnostics import XenzymeError
+from xenzyme.frontend.llvm_import import ModuleReader
+
+_UNOPTIMISABLE = ("optnone", "noinline")
+
+
+def strip_optnone(module: ModuleOp) -> None:
+    """Drop `optnone` and `noinline` from every function (clang -O0 marks all functions)."""
+    for op in module.ops:
+        if not isinstance(op, xllvm.FuncOp) or op.passthrough is None:
+            continue
+        kept = [a for a in op.passthrough.data if not (isinstance(a, StringAttr) and a.data in _UNOPTIMISABLE)]
+        if len(kept) != len(op.passthrough.data):
+            op.properties["passthrough"] = ArrayAttr(kept)
+
+
+def replace_module_body(target: ModuleOp, source: ModuleOp) -> None:
+    """Make `target` hold `source`'s ops and attributes (passes must mutate in place)."""
+    for o in list(target.ops):
+        o.detach()
+        o.erase(safe_erase=False)
+    for o in list(source.ops):
+        o.detach()
+        target.body.block.add_op(o)
+    target.attributes = dict(source.attributes)
+
+
+def run_llvm_pipeline(module: ModuleOp, level: int) -> None:
+    text = export_module(module)
+    llvm_module = parse_verified(text)
+    optimize(llvm_module, level)
+    replace_module_body(module, ModuleReader(str(llvm_module), "<llvm-opt>").read())
+
+
+@dataclass(frozen=True)
+class LLVMOptPass(ModulePass):
+    """Optimise with LLVM's standard pipeline at -O`level` (0-3)."""
+
+    name = "llvm-opt"
+
+    level: int = 2
+    strip_optnone: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.level not in (0, 1, 2, 3):
+            raise XenzymeError(
+                f"llvm-opt: level must be 0, 1, 2 or 3 (got {self.level})",
+                notes=["for example -p 'llvm-opt{level=3}'"],
+            )
+        if self.strip_optnone:
+            strip_optnone(op)
+        run_llvm_pipeline(op, self.level)
