@@ -44,9 +44,12 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
+/* Input data: mutable globals so the optimiser cannot fold the computation away. */
+uint32_t words[] = {1u, 0x80000000u, 0xF0F0F0F0u, 0x12345678u, 0xFFFFFFFFu, 0x00010000u, 96u};
+uint32_t sizes[] = {0, 1, 2, 3, 17, 64, 1000, 65537, 0x40000001u};
+
 int main(void)
 {
-    const uint32_t words[] = {1u, 0x80000000u, 0xF0F0F0F0u, 0x12345678u, 0xFFFFFFFFu, 0x00010000u, 96u};
     for (int i = 0; i < 7; i++) {
         uint32_t w = words[i];
         printf("%08x pop=%d clz=%d ctz=%d parity=%d bswap=%08x rev=%08x rotl7=%08x\n", w, __builtin_popcount(w),
@@ -66,7 +69,6 @@ int main(void)
            (unsigned long long)rotr64(state, 13));
     printf("bswap16=%04x\n", (unsigned)__builtin_bswap16(0xABCD));
 
-    const uint32_t sizes[] = {0, 1, 2, 3, 17, 64, 1000, 65537, 0x40000001u};
     for (int i = 0; i < 9; i++)
         printf("next_pow2(%u)=%u\n", sizes[i], next_pow2(sizes[i]));
 

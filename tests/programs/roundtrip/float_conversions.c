@@ -3,9 +3,14 @@
 #include <stdint.h>
 #include <inttypes.h>
 
+/* Input data: mutable globals so the optimiser cannot fold the computation away. */
+double ds[] = {0.0, 0.999, -0.999, 2.5, -2.5, 1e9, -2147483648.0, 4294967295.0, 123456789.987};
+uint64_t us[] = {0, 1, 9007199254740993ull, (1ull << 63), (1ull << 63) + 1025, UINT64_MAX,
+    12345678901234567890ull};
+int64_t ss[] = {-1, INT64_MIN, INT64_MAX, -9007199254740993ll};
+
 int main(void)
 {
-    const double ds[] = {0.0, 0.999, -0.999, 2.5, -2.5, 1e9, -2147483648.0, 4294967295.0, 123456789.987};
     for (int i = 0; i < 9; i++) {
         double d = ds[i];
         int32_t si = (d > -2147483649.0 && d < 2147483648.0) ? (int32_t)d : 0;
@@ -16,15 +21,12 @@ int main(void)
     }
 
     /* uint64 -> double needs special handling above 2^63. */
-    const uint64_t us[] = {0, 1, 9007199254740993ull, (1ull << 63), (1ull << 63) + 1025, UINT64_MAX,
-                           12345678901234567890ull};
     for (int i = 0; i < 7; i++) {
         double d = (double)us[i];
         float f = (float)us[i];
         uint64_t back = d < 18446744073709551616.0 ? (uint64_t)d : UINT64_MAX;
         printf("u64=%" PRIu64 " double=%.17g float=%.9g back=%" PRIu64 "\n", us[i], d, (double)f, back);
     }
-    const int64_t ss[] = {-1, INT64_MIN, INT64_MAX, -9007199254740993ll};
     for (int i = 0; i < 4; i++)
         printf("i64=%" PRId64 " double=%.17g float=%.9g\n", ss[i], (double)ss[i], (double)(float)ss[i]);
 

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <inttypes.h>
 
-static int32_t divs[] = {7, -7, 3, -3, 1, 13, 1000};
-static int32_t nums[] = {100, -100, 7, -7, 0, 2147483647, -2147483647};
+int32_t divs[] = {7, -7, 3, -3, 1, 13, 1000};
+int32_t nums[] = {100, -100, 7, -7, 0, 2147483647, -2147483647};
 
 int main(void)
 {

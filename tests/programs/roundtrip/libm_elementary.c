@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <math.h>
 
-static const double inputs[] = {0.0, 1e-8, 0.1, 0.5, 1.0, 2.0, 3.14159, 10.0, 123.456};
+double inputs[] = {0.0, 1e-8, 0.1, 0.5, 1.0, 2.0, 3.14159, 10.0, 123.456};
 enum { NIN = sizeof inputs / sizeof inputs[0] };
 
 /* Projectile range with drag-free trajectory: sin/cos in a physics formula. */

@@ -1,4 +1,4 @@
-/* IR: libc qsort/bsearch with comparator callbacks, void* casts, struct arrays sorted by several keys, stable tie-breaking. */
+/* IR: libc qsort/bsearch with comparator callbacks, void* casts, struct arrays sorted by several keys, deterministic tie-breaking by a second key. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

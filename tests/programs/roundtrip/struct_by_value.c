@@ -60,33 +60,36 @@ static struct big big_mul(struct big a, struct big b)
     return r;
 }
 
+/* Input data: mutable globals so the optimiser cannot fold the computation away. */
+struct vec2 start_pt = {1.5, -2.25}, offset_pt = {0.125, 4.0};
+struct vec2 poly[5] = {{0, 0}, {4, 0}, {4, 3}, {2, 5}, {0, 3}};
+struct pixel fg = {200, 100, 50, 128}, bg = {10, 20, 250, 255};
+struct sample s1 = {'a', 2.5, 1.0f, 1, 10}, s2 = {'q', 4.0, 3.0f, 4, 5};
+double rot_cos = 0.6, rot_sin = 0.8;
+
 int main(void)
 {
     printf("sizeof(sample)=%zu offsets: tag=%zu value=%zu weight=%zu channel=%zu count=%zu\n",
            sizeof(struct sample), offsetof(struct sample, tag), offsetof(struct sample, value),
            offsetof(struct sample, weight), offsetof(struct sample, channel), offsetof(struct sample, count));
 
-    struct vec2 p = {1.5, -2.25}, q = {0.125, 4.0};
-    struct vec2 r = vec2_add(vec2_scale(p, 3.0), q);
-    printf("r = (%.17g, %.17g), cross(p,q) = %.17g\n", r.x, r.y, vec2_cross(p, q));
+    struct vec2 r = vec2_add(vec2_scale(start_pt, 3.0), offset_pt);
+    printf("r = (%.17g, %.17g), cross(start,offset) = %.17g\n", r.x, r.y, vec2_cross(start_pt, offset_pt));
 
     /* Polygon area by the shoelace formula using by-value vec2s. */
-    const struct vec2 poly[] = {{0, 0}, {4, 0}, {4, 3}, {2, 5}, {0, 3}};
     double area = 0.0;
     for (int i = 0; i < 5; i++)
         area += vec2_cross(poly[i], poly[(i + 1) % 5]);
     printf("polygon area = %.17g\n", area / 2.0);
 
-    struct pixel fg = {200, 100, 50, 128}, bg = {10, 20, 250, 255};
     struct pixel mixed = blend(fg, bg);
     printf("blend = %u %u %u %u\n", mixed.r, mixed.g, mixed.b, mixed.a);
 
-    struct sample s1 = {'a', 2.5, 1.0f, 1, 10}, s2 = {'q', 4.0, 3.0f, 4, 5};
     struct sample m = merge(s1, s2);
     printf("merge: tag=%c value=%.17g weight=%.9g channel=%d count=%d\n", m.tag, m.value, (double)m.weight,
            m.channel, m.count);
 
-    struct big rot = big_rotate_z(0.6, 0.8, 1);
+    struct big rot = big_rotate_z(rot_cos, rot_sin, 1);
     struct big acc = big_rotate_z(1.0, 0.0, 0);
     for (int i = 0; i < 4; i++)
         acc = big_mul(acc, rot);
