@@ -19,9 +19,15 @@ def _llvm() -> Dialect:
     return LLVM
 
 
+def _autodiff() -> Dialect:
+    from xenzyme.dialects.autodiff import AUTODIFF
+
+    return AUTODIFF
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """xenzyme's dialects (they take precedence over xDSL's of the same name)."""
-    return {"llvm": _llvm}
+    return {"llvm": _llvm, "autodiff": _autodiff}
 
 
 def register_dialects(ctx: Context) -> None:

@@ -13,9 +13,46 @@ def _llvm_opt() -> type[ModulePass]:
     return LLVMOptPass
 
 
+def _raise_enzyme_calls() -> type[ModulePass]:
+    from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+
+    return RaiseEnzymeCallsPass
+
+
+def _reverse_diff() -> type[ModulePass]:
+    from xenzyme.transforms.reverse_diff import ReverseDiffPass
+
+    return ReverseDiffPass
+
+
+def _lower_autodiff() -> type[ModulePass]:
+    from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+
+    return LowerAutodiffPass
+
+
+def _enzyme() -> type[ModulePass]:
+    from xenzyme.transforms.enzyme import EnzymePass
+
+    return EnzymePass
+
+
+def _print_activity() -> type[ModulePass]:
+    from xenzyme.transforms.print_activity import PrintActivityPass
+
+    return PrintActivityPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xenzyme's passes, name -> loader."""
-    return {"llvm-opt": _llvm_opt}
+    return {
+        "llvm-opt": _llvm_opt,
+        "raise-enzyme-calls": _raise_enzyme_calls,
+        "reverse-diff": _reverse_diff,
+        "lower-autodiff": _lower_autodiff,
+        "enzyme": _enzyme,
+        "print-activity": _print_activity,
+    }
 
 
 def get_available_passes() -> dict[str, Callable[[], type[ModulePass]]]:

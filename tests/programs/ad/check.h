@@ -1,0 +1,50 @@
+/* Shared helpers for the gradient test programs: each program computes derivatives with
+ * __enzyme_autodiff, compares them with central finite differences or exact values, prints one
+ * line per check and exits non-zero if any check fails. */
+#ifndef XENZYME_CHECK_H
+#define XENZYME_CHECK_H
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_out;
+
+static int check_failures = 0;
+
+static void check_close(const char *what, double got, double want, double tol) {
+  double scale = fabs(want) > 1.0 ? fabs(want) : 1.0;
+  if (!(fabs(got - want) <= tol * scale)) {
+    printf("FAIL %s: got %.17g, expected %.17g\n", what, got, want);
+    check_failures++;
+  } else {
+    printf("ok   %s = %.12g\n", what, got);
+  }
+}
+
+/* Central difference of a scalar function of one variable. */
+static double fd1(double (*f)(double), double x) {
+  double h = 1e-6 * (fabs(x) > 1.0 ? fabs(x) : 1.0);
+  return (f(x + h) - f(x - h)) / (2 * h);
+}
+
+/* Central difference of g with respect to x[i] (g reads the array x). */
+static double fd_array(double (*g)(const double *), double *x, int i) {
+  double h = 1e-6 * (fabs(x[i]) > 1.0 ? fabs(x[i]) : 1.0), save = x[i];
+  x[i] = save + h;
+  double up = g(x);
+  x[i] = save - h;
+  double down = g(x);
+  x[i] = save;
+  return (up - down) / (2 * h);
+}
+
+static int check_finish(void) {
+  if (check_failures) {
+    printf("%d check(s) FAILED\n", check_failures);
+    return 1;
+  }
+  printf("PASS\n");
+  return 0;
+}
+
+#endif

@@ -1,0 +1,211 @@
+"""Activity analysis: which values and which memory carry derivatives.
+
+A floating-point value is *active* when it is both varied (it depends on an active input) and
+useful (an active output depends on it); only active values get adjoints.  A pointer is
+*shadowed* when the memory it points into may hold varied data: it then has a shadow pointer into
+shadow memory of the same shape.  Memory is tracked by object (argument, alloca, global): an
+object becomes shadowed when a varied value or a shadowed pointer is stored into it.
+
+Integers never carry derivatives.  The analysis is a fixpoint over the function in reverse
+post-order; it does not rewrite anything.  `print-activity` shows its results for tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+
+from xenzyme.analysis.alias import UNKNOWN, Object, underlying_objects
+from xenzyme.analysis.cfg import CFG
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects.autodiff import has_shadow, is_float_like
+
+
+def is_pointer_like(t: Attribute) -> bool:
+    if isinstance(t, VectorType):
+        t = t.element_type
+    return isinstance(t, ext.LLVMPointerType)
+
+
+def carries_derivative(t: Attribute) -> bool:
+    """Float scalars/vectors and aggregates containing them."""
+    if is_float_like(t):
+        return True
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        return any(carries_derivative(m) for m in t.types.data)
+    if isinstance(t, ext.LLVMArrayType):
+        return carries_derivative(t.type)
+    return False
+
+
+_POINTER_FORWARDING = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
+_NO_DERIVATIVE = (
+    ext.ICmpOp, ext.FCmpOp, ext.FPToSIOp, ext.FPToUIOp, xllvm.SIToFPOp, ext.UIToFPOp,
+    xllvm.PtrToIntOp, xllvm.IntToPtrOp, xllvm.AllocaOp,
+)  # fmt: skip
+"""Ops whose results never depend differentiably on their operands (pointers aside)."""
+
+
+@dataclass
+class ActivityInfo:
+    varied: set[SSAValue] = field(default_factory=set)
+    useful: set[SSAValue] = field(default_factory=set)
+    shadowed: set[SSAValue] = field(default_factory=set)
+    shadowed_objects: set[Object] = field(default_factory=set)
+    """Objects (allocas, globals, arguments) whose memory may hold varied data."""
+    unshadowed_stores: list[Operation] = field(default_factory=list)
+    """Stores of varied data into memory that has no shadow (errors for the caller to report)."""
+
+    def is_active(self, v: SSAValue) -> bool:
+        return v in self.varied and v in self.useful
+
+    def has_shadow(self, v: SSAValue) -> bool:
+        return v in self.shadowed
+
+
+def analyze_activity(
+    cfg: CFG,
+    args: Sequence[BlockArgument],
+    activities: Sequence[str],
+    ret_activity: str,
+    constant_globals: set[str],
+) -> ActivityInfo:
+    info = ActivityInfo()
+    for arg, act in zip(args, activities, strict=True):
+        if act == "active" and carries_derivative(arg.type):
+            info.varied.add(arg)
+        elif has_shadow(act) and is_pointer_like(arg.type):
+            info.shadowed.add(arg)
+            info.shadowed_objects.add(arg)
+    _forward(cfg, info, constant_globals)
+    _backward(cfg, info, ret_activity)
+    return info
+
+
+def _mark(info: ActivityInfo, v: SSAValue, varied: bool, shadowed: bool) -> bool:
+    changed = False
+    if varied and carries_derivative(v.type) and v not in info.varied:
+        info.varied.add(v)
+        changed = True
+    if shadowed and is_pointer_like(v.type) and v not in info.shadowed:
+        info.shadowed.add(v)
+        changed = True
+    return changed
+
+
+def _objects_shadowed(info: ActivityInfo, ptr: SSAValue, cfg: CFG) -> bool:
+    return ptr in info.shadowed
+
+
+def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for b in cfg.rpo:
+            for p in cfg.preds[b]:
+                for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
+                    changed |= _mark(info, arg, inc in info.varied, inc in info.shadowed)
+            for op in b.ops:
+                changed |= _transfer(cfg, info, op, constant_globals)
+
+
+def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set[str]) -> bool:
+    varied = info.varied
+    shadowed = info.shadowed
+    if isinstance(op, _NO_DERIVATIVE):
+        if isinstance(op, xllvm.AllocaOp) and op.res in info.shadowed_objects:
+            return _mark(info, op.res, False, True)
+        return False
+    if isinstance(op, xllvm.AddressOfOp):
+        name = op.global_name.string_value()
+        if name in info.shadowed_objects and name not in constant_globals:
+            return _mark(info, op.result, False, True)
+        return False
+    if isinstance(op, xllvm.LoadOp):
+        s = op.ptr in shadowed
+        return _mark(info, op.dereferenced_value, s, s)
+    if isinstance(op, xllvm.StoreOp):
+        v, p = op.value, op.ptr
+        if v not in varied and v not in shadowed:
+            return False
+        return _store_into(cfg, info, op, p)
+    if isinstance(op, ext.MemcpyOp | ext.MemmoveOp):
+        dst, src = op.args[0], op.args[1]
+        if src in shadowed:
+            return _store_into(cfg, info, op, dst)
+        return False
+    if isinstance(op, _POINTER_FORWARDING):
+        return _mark(info, op.results[0], False, op.operands[0] in shadowed)
+    changed = False
+    any_varied = any(o in varied for o in op.operands)
+    any_shadowed = any(o in shadowed for o in op.operands)
+    for r in op.results:
+        changed |= _mark(info, r, any_varied, any_shadowed)
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp) and any_shadowed:
+        # A callee may store through shadowed pointers what it received: treat the memory
+        # reachable from its pointer arguments as shadowed (conservative).
+        for o in op.operands:
+            if o in shadowed:
+                for obj in underlying_objects(o, cfg):
+                    if obj not in info.shadowed_objects:
+                        info.shadowed_objects.add(obj)
+                        changed = True
+    return changed
+
+
+def _store_into(cfg: CFG, info: ActivityInfo, op: Operation, ptr: SSAValue) -> bool:
+    changed = False
+    for obj in underlying_objects(ptr, cfg):
+        if obj in info.shadowed_objects:
+            continue
+        if obj is UNKNOWN or isinstance(obj, BlockArgument):
+            if ptr not in info.shadowed and op not in info.unshadowed_stores:
+                info.unshadowed_stores.append(op)
+            continue
+        info.shadowed_objects.add(obj)
+        changed = True
+    return changed
+
+
+def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
+    useful = info.useful
+    work: list[SSAValue] = []
+
+    def add(v: SSAValue) -> None:
+        if v in info.varied and v not in useful:
+            useful.add(v)
+            work.append(v)
+
+    for b in cfg.rpo:
+        for op in b.ops:
+            if isinstance(op, xllvm.ReturnOp) and op.arg is not None and ret_activity == "active":
+                add(op.arg)
+            elif isinstance(op, xllvm.StoreOp) and op.ptr in info.shadowed:
+                add(op.value)
+            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and any(o in info.shadowed for o in op.operands):
+                for o in op.operands:
+                    add(o)
+    defs: dict[SSAValue, Operation | Block] = {}
+    for b in cfg.rpo:
+        for a in b.args:
+            defs[a] = b
+        for op in b.ops:
+            for r in op.results:
+                defs[r] = op
+    while work:
+        v = work.pop()
+        d = defs.get(v)
+        if isinstance(d, Block):
+            if d is cfg.entry:
+                continue
+            for p in cfg.preds[d]:
+                add(cfg.incoming(d, p)[v.index])  # type: ignore[attr-defined]
+        elif isinstance(d, xllvm.LoadOp):
+            continue  # memory: stores into shadowed memory are useful already
+        elif d is not None:
+            for o in d.operands:
+                add(o)

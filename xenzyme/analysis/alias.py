@@ -1,0 +1,159 @@
+"""Which objects a pointer may point into, and which objects a function may write.
+
+Deliberately simple and conservative: a pointer's underlying objects are found by walking back
+through address arithmetic (GEP, casts, select, block arguments); an object is an argument, an
+alloca, a global, or `UNKNOWN` (a pointer loaded from memory or returned by a call).  The
+differentiation passes use it to decide whether a load can be repeated in the reverse sweep
+instead of being cached: it can when nothing in the function may write what it reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import StringAttr
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+
+from xenzyme.analysis.cfg import CFG
+from xenzyme.dialects import llvm_ext as ext
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A pointer of unknown origin (loaded from memory, returned by a call)."""
+
+
+UNKNOWN = Unknown()
+
+Object = SSAValue | str | Unknown
+"""An argument or alloca (its SSA value), a global (its name), or UNKNOWN."""
+
+_ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
+
+# Functions that read their pointer arguments but write no memory visible to the caller
+# (other than errno, which programs being differentiated do not inspect).
+READONLY_LIBRARY = {
+    "printf", "puts", "fputs", "fprintf", "putchar", "strlen", "strcmp", "strncmp", "memcmp",
+    "sin", "cos", "tan", "exp", "log", "pow", "sqrt", "fabs", "atan2", "hypot",
+}  # fmt: skip
+
+
+def underlying_objects(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> set[Object]:
+    """The objects `v` may point into."""
+    out: set[Object] = set()
+    seen: set[SSAValue] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if len(seen) > limit:
+            return {UNKNOWN}
+        if isinstance(x, BlockArgument):
+            block = x.block
+            parent = block.parent_region()
+            if parent is not None and block is parent.blocks.first:
+                out.add(x)  # function argument
+                continue
+            if cfg is None:
+                return {UNKNOWN}
+            for p in cfg.preds.get(block, []):
+                work.append(cfg.incoming(block, p)[x.index])
+            continue
+        op = x.owner
+        assert isinstance(op, Operation)
+        if isinstance(op, _ADDRESS_OPS):
+            work.append(op.operands[0])
+        elif isinstance(op, ext.SelectOp):
+            work += [op.lhs, op.rhs]
+        elif isinstance(op, xllvm.AllocaOp):
+            out.add(x)
+        elif isinstance(op, xllvm.AddressOfOp):
+            out.add(op.global_name.string_value())
+        elif isinstance(op, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp):
+            continue
+        else:
+            out.add(UNKNOWN)
+    return out
+
+
+def store_destinations(op: Operation) -> list[SSAValue] | None:
+    """Pointers an op writes through; None when it may write anything."""
+    if isinstance(op, xllvm.StoreOp):
+        return [op.ptr]
+    if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | ext.MemsetOp):
+        return [op.args[0]]
+    if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
+        return [op.ptr]
+    if isinstance(op, xllvm.CallOp):
+        if op.callee is not None and op.callee.string_value() in READONLY_LIBRARY:
+            return []
+        if _call_writes_nothing(op):
+            return []
+        return None
+    if isinstance(op, xllvm.CallIntrinsicOp | xllvm.InlineAsmOp | ext.VAArgOp | ext.InvokeOp):
+        return None if not isinstance(op, xllvm.CallIntrinsicOp) or not _intrinsic_pure(op) else []
+    return []
+
+
+def _call_writes_nothing(op: xllvm.CallOp) -> bool:
+    attrs = op.attributes.get("fn_attrs")
+    if attrs is None:
+        return False
+    for a in attrs.data:  # type: ignore[attr-defined]
+        if isinstance(a, StringAttr) and a.data in ("memory(none)", "memory(read)", "readnone", "readonly"):
+            return True
+    return False
+
+
+def _intrinsic_pure(op: xllvm.CallIntrinsicOp) -> bool:
+    name = op.intrin.data
+    return not any(k in name for k in ("mem", "store", "scatter", "stack", "va_", "lifetime", "trap"))
+
+
+class WriteSummary:
+    """The objects a function (body) may write."""
+
+    def __init__(self, blocks: Iterable[Block], cfg: CFG | None = None):
+        self.objects: set[Object] = set()
+        self.anything = False
+        for b in blocks:
+            for op in b.ops:
+                dests = store_destinations(op)
+                if dests is None:
+                    self.anything = True
+                    continue
+                for d in dests:
+                    self.objects |= underlying_objects(d, cfg)
+        if UNKNOWN in self.objects:
+            self.anything = True
+
+    def may_write(self, objects: set[Object]) -> bool:
+        """Whether memory behind any of `objects` may be written."""
+        if self.anything or UNKNOWN in objects:
+            return True
+        for o in objects:
+            if o in self.objects:
+                return True
+            if _is_argument(o) and not _noalias(o) and any(
+                isinstance(w, str) or (_is_argument(w) and not _noalias(w)) for w in self.objects
+            ):
+                return True  # an argument may point to a global or to another argument's memory
+        return False
+
+
+def _is_argument(o: Object) -> bool:
+    return isinstance(o, BlockArgument)
+
+
+def _noalias(o: Object) -> bool:
+    if not isinstance(o, BlockArgument):
+        return False
+    fn = o.block.parent_op()
+    if not isinstance(fn, xllvm.FuncOp) or fn.arg_attrs is None:
+        return False
+    attrs = fn.arg_attrs.data[o.index]
+    return "llvm.noalias" in attrs.data  # type: ignore[attr-defined]

@@ -1,0 +1,300 @@
+"""Control flow of one function: edges, reverse post-order, dominators, natural loops.
+
+Pure functions of the IR; nothing here rewrites.  Dominators come from networkx (Cooper-Harvey-
+Kennedy); dominance queries use the dominator tree's DFS intervals, so they are O(1).  Natural
+loops are found from back edges (an edge whose target dominates its source); an edge that
+retreats in the depth-first order without being a back edge means the CFG is irreducible, which
+the differentiation passes reject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import networkx as nx
+from xdsl.dialects import llvm as xllvm
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+
+from xenzyme.dialects import llvm_ext as ext
+
+
+@dataclass(eq=False)
+class Loop:
+    """A natural loop: the header dominates every block in it."""
+
+    header: Block
+    blocks: set[Block]
+    latches: list[Block]
+    """Predecessors of the header inside the loop (sources of back edges)."""
+    entering: list[Block]
+    """Predecessors of the header outside the loop."""
+    parent: Loop | None = None
+    children: list[Loop] = field(default_factory=list)
+    exits: list[tuple[Block, Block]] = field(default_factory=list)
+    """Edges (inside, outside) leaving the loop."""
+
+    @property
+    def depth(self) -> int:
+        d, p = 1, self.parent
+        while p is not None:
+            d, p = d + 1, p.parent
+        return d
+
+    def contains(self, b: Block) -> bool:
+        return b in self.blocks
+
+    def enclosing(self) -> list[Loop]:
+        """This loop and its ancestors, outermost first."""
+        out: list[Loop] = []
+        lp: Loop | None = self
+        while lp is not None:
+            out.append(lp)
+            lp = lp.parent
+        return out[::-1]
+
+
+class IrreducibleControlFlow(Exception):
+    """The CFG has a cycle with more than one entry."""
+
+    def __init__(self, block: Block):
+        super().__init__("irreducible control flow")
+        self.block = block
+
+
+def successors(block: Block) -> list[Block]:
+    """Distinct successors, in terminator order."""
+    term = block.last_op
+    if term is None:
+        return []
+    out: list[Block] = []
+    for s in term.successors:
+        if s not in out:
+            out.append(s)
+    return out
+
+
+class CFG:
+    """The control-flow graph of a function body, with dominators and loops."""
+
+    def __init__(self, region: Region):
+        self.region = region
+        self.entry: Block = region.blocks.first  # type: ignore[assignment]
+        self.succs: dict[Block, list[Block]] = {b: successors(b) for b in region.blocks}
+        self.rpo = self._reverse_post_order()
+        self.reachable = set(self.rpo)
+        self.preds: dict[Block, list[Block]] = {b: [] for b in region.blocks}
+        for b in self.rpo:
+            for s in self.succs[b]:
+                if b not in self.preds[s]:
+                    self.preds[s].append(b)
+        self.index = {b: i for i, b in enumerate(self.rpo)}
+        self._dominators()
+        self.loops: list[Loop] = []
+        self.loop_of: dict[Block, Loop | None] = {b: None for b in self.rpo}
+        self._find_loops()
+
+    # ---- orders and dominators -----------------------------------------------------------
+
+    def _reverse_post_order(self) -> list[Block]:
+        seen: set[Block] = set()
+        post: list[Block] = []
+        stack: list[tuple[Block, int]] = [(self.entry, 0)]
+        seen.add(self.entry)
+        while stack:
+            b, i = stack.pop()
+            succ = self.succs[b]
+            if i < len(succ):
+                stack.append((b, i + 1))
+                s = succ[i]
+                if s not in seen:
+                    seen.add(s)
+                    stack.append((s, 0))
+            else:
+                post.append(b)
+        return post[::-1]
+
+    def _dominators(self) -> None:
+        g = nx.DiGraph()
+        g.add_nodes_from(range(len(self.rpo)))
+        for b in self.rpo:
+            for s in self.succs[b]:
+                g.add_edge(self.index[b], self.index[s])
+        idom = nx.immediate_dominators(g, 0)
+        self.idom: dict[Block, Block | None] = {
+            self.rpo[n]: (self.rpo[d] if n != 0 else None) for n, d in idom.items()
+        }
+        children: dict[Block, list[Block]] = {b: [] for b in self.rpo}
+        for b, d in self.idom.items():
+            if d is not None:
+                children[d].append(b)
+        self._pre: dict[Block, int] = {}
+        self._post: dict[Block, int] = {}
+        counter = 0
+        stack: list[tuple[Block, bool]] = [(self.entry, False)]
+        while stack:
+            b, done = stack.pop()
+            if done:
+                self._post[b] = counter
+                counter += 1
+                continue
+            self._pre[b] = counter
+            counter += 1
+            stack.append((b, True))
+            stack.extend((c, False) for c in reversed(children[b]))
+
+    def dominates(self, a: Block, b: Block) -> bool:
+        """Whether every path from the entry to `b` goes through `a` (reflexive)."""
+        if a not in self._pre or b not in self._pre:
+            return False
+        return self._pre[a] <= self._pre[b] and self._post[b] <= self._post[a]
+
+    # ---- loops ----------------------------------------------------------------------------
+
+    def _find_loops(self) -> None:
+        by_header: dict[Block, Loop] = {}
+        for b in self.rpo:
+            for s in self.succs[b]:
+                if self.index[s] > self.index[b]:
+                    continue  # forward edge in RPO
+                if not self.dominates(s, b):
+                    raise IrreducibleControlFlow(s)
+                loop = by_header.get(s)
+                if loop is None:
+                    loop = by_header[s] = Loop(s, {s}, [], [])
+                loop.latches.append(b)
+                self._collect(loop, b)
+        # Nest: sort by size so that inner loops get their innermost parent.
+        loops = sorted(by_header.values(), key=lambda lp: len(lp.blocks))
+        for i, lp in enumerate(loops):
+            for outer in loops[i + 1 :]:
+                if lp.header in outer.blocks and outer is not lp:
+                    lp.parent = outer
+                    outer.children.append(lp)
+                    break
+        for lp in reversed(loops):  # outermost first, so inner loops overwrite
+            for b in lp.blocks:
+                self.loop_of[b] = lp
+        for lp in loops:
+            lp.entering = [p for p in self.preds[lp.header] if p not in lp.blocks]
+            for b in lp.blocks:
+                for s in self.succs[b]:
+                    if s not in lp.blocks:
+                        lp.exits.append((b, s))
+        self.loops = sorted(loops, key=lambda lp: self.index[lp.header])
+
+    def _collect(self, loop: Loop, latch: Block) -> None:
+        work = [latch]
+        while work:
+            b = work.pop()
+            if b in loop.blocks:
+                continue
+            loop.blocks.add(b)
+            work.extend(p for p in self.preds[b])
+
+    def loops_of(self, b: Block) -> list[Loop]:
+        """Loops containing `b`, outermost first."""
+        lp = self.loop_of.get(b)
+        return lp.enclosing() if lp is not None else []
+
+    def exited_loops(self, src: Block, dst: Block) -> list[Loop]:
+        """Loops the edge src -> dst leaves, innermost first."""
+        return [lp for lp in reversed(self.loops_of(src)) if dst not in lp.blocks]
+
+    def is_back_edge(self, src: Block, dst: Block) -> bool:
+        lp = self.loop_of.get(dst)
+        while lp is not None:
+            if lp.header is dst and src in lp.blocks:
+                return True
+            lp = lp.parent
+        return False
+
+    def incoming(self, block: Block, pred: Block) -> Sequence[SSAValue]:
+        """Values `pred` passes to `block`'s arguments (the phi inputs along that edge)."""
+        term = pred.last_op
+        assert term is not None
+        for dest, args in ext.successor_operands(term):
+            if dest is block:
+                return args
+        raise ValueError("not a predecessor")
+
+
+# ---------------------------------------------------------------------------------------------
+# Induction variables
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AffineIV:
+    """A header argument equal to `start + step * iteration`, iteration counted from 0."""
+
+    value: BlockArgument
+    loop: Loop
+    start: SSAValue
+    step: int
+
+
+def defining_block(v: SSAValue) -> Block | None:
+    if isinstance(v, BlockArgument):
+        return v.block
+    owner = v.owner
+    assert isinstance(owner, Operation)
+    return owner.parent_block()
+
+
+def is_invariant(cfg: CFG, v: SSAValue, loop: Loop) -> bool:
+    b = defining_block(v)
+    return b is None or b not in loop.blocks
+
+
+def affine_iv(cfg: CFG, v: SSAValue) -> AffineIV | None:
+    """Recognise `i = phi [start, entering], [i + step, latch]` with a constant step."""
+    if not isinstance(v, BlockArgument):
+        return None
+    lp = cfg.loop_of.get(v.block)
+    if lp is None or lp.header is not v.block or len(lp.entering) == 0:
+        return None
+    starts = {cfg.incoming(v.block, p)[v.index] for p in lp.entering}
+    if len(starts) != 1:
+        return None
+    (start,) = starts
+    if not is_invariant(cfg, start, lp):
+        return None
+    step: int | None = None
+    for latch in lp.latches:
+        nxt = cfg.incoming(v.block, latch)[v.index]
+        s = _step_of(nxt, v)
+        if s is None or (step is not None and s != step):
+            return None
+        step = s
+    if step is None:
+        return None
+    return AffineIV(v, lp, start, step)
+
+
+def constant_int(v: SSAValue) -> int | None:
+    op = v.owner
+    if isinstance(op, xllvm.ConstantOp):
+        val = op.value
+        from xdsl.dialects.builtin import IntegerAttr
+
+        if isinstance(val, IntegerAttr):
+            return val.value.data
+    return None
+
+
+def _step_of(nxt: SSAValue, iv: SSAValue) -> int | None:
+    op = nxt.owner
+    if isinstance(op, xllvm.AddOp):
+        a, b = op.lhs, op.rhs
+        if a is iv and (c := constant_int(b)) is not None:
+            return c
+        if b is iv and (c := constant_int(a)) is not None:
+            return c
+    if isinstance(op, xllvm.SubOp) and op.lhs is iv and (c := constant_int(op.rhs)) is not None:
+        return -c
+    return None
+
+
+def blocks_in_rpo(region: Region) -> Iterable[Block]:
+    return CFG(region).rpo

@@ -1,0 +1,483 @@
+"""The `autodiff` dialect: derivative requests and the machinery of the reverse sweep.
+
+Requests.  `autodiff.autodiff` asks for the gradient of a function at a call site, with
+Enzyme's activities: one per argument, and one for the return value.
+
+    %g = autodiff.autodiff @f(%x, %p, %dp, %n) activity [active, dup, const] ret active
+             : (f64, !llvm.ptr, !llvm.ptr, i32) -> f64
+
+Operands are the primal arguments, each `dup`/`dupnoneed` argument followed by its shadow.  The
+result holds the derivatives of the `active` arguments: nothing (no result), one value, or a
+literal struct of them in argument order.  An `active` return is seeded with 1.0.
+
+Caches.  Values the reverse sweep needs are kept on last-in-first-out stacks, one per value:
+
+    %c = autodiff.cache.init : !autodiff.cache<f64>      // at function entry
+    autodiff.cache.push %c, %v : !autodiff.cache<f64>   // forward sweep, where %v is defined
+    %v1 = autodiff.cache.peek %c : !autodiff.cache<f64> // reverse sweep, where %v is used
+    autodiff.cache.pop %c : !autodiff.cache<f64>        // once the reverse sweep passed %v's block
+
+Reverse sweeps visit dynamic instances in the opposite order to the forward sweep, so a value's
+uses in reverse read the top of its stack, and it is popped once the reverse sweep has passed its
+definition.  `single` marks a cache whose pushes are outside every loop (at most one value is
+live); lowering gives those a plain stack slot.
+
+Accumulation.  `autodiff.accumulate %ptr, %delta {mode = plain}` adds `%delta` to the value in
+memory at `%ptr` (shadow memory, adjoint slots); `atomic` and `reduce` are for adjoints that
+several threads update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, VectorType
+from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    opt_result_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import SymbolTable
+from xdsl.utils.exceptions import VerifyException
+
+ARG_ACTIVITIES = ("active", "dup", "dupnoneed", "const")
+"""Enzyme's argument activities: `active` scalars get a derivative returned; `dup` pointers
+come with a shadow that receives (reverse) or provides (forward) derivatives; `dupnoneed` is
+`dup` whose primal result is not needed; `const` carries no derivative."""
+
+RET_ACTIVITIES = ("active", "const", "none")
+"""`active`: a floating-point return, seeded with 1.0; `const`: not differentiated;
+`none`: the function returns void."""
+
+ACCUMULATE_MODES = ("plain", "atomic", "reduce")
+
+
+def is_float_like(t: Attribute) -> bool:
+    """Floating-point scalars and vectors: the types that carry derivatives by value."""
+    from xdsl.dialects.builtin import AnyFloat
+
+    if isinstance(t, VectorType):
+        t = t.element_type
+    return isinstance(t, AnyFloat)
+
+
+def has_shadow(activity: str) -> bool:
+    return activity in ("dup", "dupnoneed")
+
+
+# ---------------------------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class CacheType(ParametrizedAttribute, TypeAttribute):
+    """`!autodiff.cache<T>`: a stack of T values kept from the forward to the reverse sweep."""
+
+    name = "autodiff.cache"
+
+    element_type: Attribute
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> tuple[Attribute]:
+        with parser.in_angle_brackets():
+            return (parser.parse_type(),)
+
+
+# ---------------------------------------------------------------------------------------------
+# Requests
+# ---------------------------------------------------------------------------------------------
+
+
+def _print_words(printer: Printer, words: Sequence[StringAttr]) -> None:
+    printer.print_string("[" + ", ".join(w.data for w in words) + "]")
+
+
+@irdl_op_definition
+class AutodiffOp(IRDLOperation):
+    """Reverse-mode derivative of `callee` at these arguments (see the module docstring)."""
+
+    name = "autodiff.autodiff"
+
+    callee = prop_def(SymbolRefAttr)
+    activity = prop_def(ArrayAttr[StringAttr])
+    ret_activity = prop_def(StringAttr)
+    args = var_operand_def()
+    res = opt_result_def()
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue],
+        activity: Sequence[str],
+        ret_activity: str,
+        result_type: Attribute | None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(
+            operands=[args],
+            result_types=[[result_type] if result_type is not None else []],
+            properties={
+                "callee": callee,
+                "activity": ArrayAttr([StringAttr(a) for a in activity]),
+                "ret_activity": StringAttr(ret_activity),
+            },
+            attributes=attributes or {},
+        )
+
+    @property
+    def activities(self) -> list[str]:
+        return [a.data for a in self.activity.data]
+
+    def primal_and_shadow_args(self) -> list[tuple[SSAValue, SSAValue | None]]:
+        """(primal, shadow or None) per callee argument."""
+        out: list[tuple[SSAValue, SSAValue | None]] = []
+        it = iter(self.args)
+        for act in self.activities:
+            primal = next(it)
+            out.append((primal, next(it) if has_shadow(act) else None))
+        return out
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_ssa_value)
+        printer.print_string(") activity ")
+        _print_words(printer, self.activity.data)
+        printer.print_string(f" ret {self.ret_activity.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([a.type for a in self.args], [r.type for r in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AutodiffOp:
+        callee = parser.parse_symbol_name().data
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_unresolved_operand
+        )
+        parser.parse_keyword("activity")
+        acts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
+        parser.parse_keyword("ret")
+        ret = parser.parse_identifier()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        args = parser.resolve_operands(names, ft.inputs.data, parser.pos)
+        if len(ft.outputs.data) > 1:
+            parser.raise_error("autodiff.autodiff has at most one result")
+        rt = ft.outputs.data[0] if ft.outputs.data else None
+        return cls(callee, args, acts, ret, rt, attrs)
+
+    def verify_(self) -> None:
+        acts = self.activities
+        for a in acts:
+            if a not in ARG_ACTIVITIES:
+                raise VerifyException(
+                    f"unknown activity '{a}' (expected one of {', '.join(ARG_ACTIVITIES)})"
+                )
+        if self.ret_activity.data not in RET_ACTIVITIES:
+            raise VerifyException(
+                f"unknown return activity '{self.ret_activity.data}' "
+                f"(expected one of {', '.join(RET_ACTIVITIES)})"
+            )
+        expected = len(acts) + sum(has_shadow(a) for a in acts)
+        if len(self.args) != expected:
+            raise VerifyException(
+                f"expected {expected} operands for activities {acts} (each dup argument is "
+                f"followed by its shadow), got {len(self.args)}"
+            )
+        actives: list[Attribute] = []
+        for act, (primal, shadow) in zip(acts, self.primal_and_shadow_args(), strict=True):
+            if act == "active":
+                if not is_float_like(primal.type):
+                    raise VerifyException(
+                        f"an active argument must be floating point, got {primal.type}"
+                    )
+                actives.append(primal.type)
+            if shadow is not None and shadow.type != primal.type:
+                raise VerifyException(
+                    f"shadow type {shadow.type} does not match its primal type {primal.type}"
+                )
+        expected_rt = derivative_result_type(actives)
+        got = self.res.type if self.res is not None else None
+        if got != expected_rt:
+            raise VerifyException(
+                f"result type must be {expected_rt or 'absent'} for {len(actives)} active "
+                f"argument(s), got {got}"
+            )
+        self._verify_callee()
+
+    def _verify_callee(self) -> None:
+        from xdsl.dialects.llvm import FuncOp, LLVMVoidType
+
+        fn = SymbolTable.lookup_symbol(self, self.callee)
+        if fn is None:
+            return  # symbol resolution is checked where the module is complete
+        if not isinstance(fn, FuncOp):
+            raise VerifyException(f"'{self.callee}' is not an llvm.func")
+        ftype = fn.function_type
+        params = ftype.inputs.data
+        if len(params) != len(self.activities):
+            raise VerifyException(
+                f"@{self.callee.string_value()} takes {len(params)} arguments, "
+                f"{len(self.activities)} activities given"
+            )
+        for i, ((primal, _), p) in enumerate(zip(self.primal_and_shadow_args(), params, strict=True)):
+            if primal.type != p:
+                raise VerifyException(f"argument {i} has type {primal.type}, the callee expects {p}")
+        ret = ftype.output
+        ra = self.ret_activity.data
+        if ra == "none" and not isinstance(ret, LLVMVoidType):
+            raise VerifyException("return activity 'none' needs a void function")
+        if ra == "active" and not is_float_like(ret):
+            raise VerifyException(f"an active return must be floating point, got {ret}")
+
+
+def derivative_result_type(actives: Sequence[Attribute]) -> Attribute | None:
+    """The result of a gradient: none, the one derivative, or a struct of them in order."""
+    if not actives:
+        return None
+    if len(actives) == 1:
+        return actives[0]
+    return LLVMStructType.from_type_list(list(actives))
+
+
+# ---------------------------------------------------------------------------------------------
+# Caches
+# ---------------------------------------------------------------------------------------------
+
+
+def _cache_elem(v: SSAValue) -> Attribute:
+    t = v.type
+    if not isinstance(t, CacheType):
+        raise VerifyException(f"expected an !autodiff.cache, got {t}")
+    return t.element_type
+
+
+@irdl_op_definition
+class CacheInitOp(IRDLOperation):
+    """`%c = autodiff.cache.init : !autodiff.cache<f64>`; `{single}` when pushed outside loops."""
+
+    name = "autodiff.cache.init"
+
+    res = result_def(CacheType)
+    single = opt_prop_def(UnitAttr)
+
+    assembly_format = "(`single` $single^)? attr-dict `:` type($res)"
+
+    def __init__(self, element_type: Attribute, single: bool = False):
+        super().__init__(
+            result_types=[CacheType(element_type)],
+            properties={"single": UnitAttr() if single else None},
+        )
+
+
+@irdl_op_definition
+class CachePushOp(IRDLOperation):
+    """`autodiff.cache.push %c, %v : !autodiff.cache<f64>` -- forward sweep."""
+
+    name = "autodiff.cache.push"
+
+    cache = operand_def(CacheType)
+    value = operand_def()
+
+    def __init__(self, cache: SSAValue | Operation, value: SSAValue | Operation):
+        super().__init__(operands=[cache, value])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CachePushOp:
+        c = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        v = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ct = parser.parse_type()
+        if not isinstance(ct, CacheType):
+            parser.raise_error(f"expected an !autodiff.cache type, got {ct}")
+        op = cls(parser.resolve_operand(c, ct), parser.resolve_operand(v, ct.element_type))
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.cache)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.cache.type)
+
+    def verify_(self) -> None:
+        if self.value.type != _cache_elem(self.cache):
+            raise VerifyException(
+                f"pushed value has type {self.value.type}, the cache holds {_cache_elem(self.cache)}"
+            )
+
+
+@irdl_op_definition
+class CachePeekOp(IRDLOperation):
+    """`%v = autodiff.cache.peek %c : !autodiff.cache<f64>`: the top value, left on the stack."""
+
+    name = "autodiff.cache.peek"
+
+    cache = operand_def(CacheType)
+    res = result_def()
+
+    def __init__(self, cache: SSAValue | Operation):
+        super().__init__(operands=[cache], result_types=[_cache_elem(SSAValue.get(cache))])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CachePeekOp:
+        return cls(_parse_cache_operand(parser))
+
+    def print(self, printer: Printer) -> None:
+        _print_cache_operand(printer, self)
+
+    def verify_(self) -> None:
+        if self.res.type != _cache_elem(self.cache):
+            raise VerifyException("result type must be the cache's element type")
+
+
+@irdl_op_definition
+class CachePopOp(IRDLOperation):
+    """`autodiff.cache.pop %c : !autodiff.cache<f64>`: removes the top value."""
+
+    name = "autodiff.cache.pop"
+
+    cache = operand_def(CacheType)
+
+    def __init__(self, cache: SSAValue | Operation):
+        super().__init__(operands=[cache])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CachePopOp:
+        return cls(_parse_cache_operand(parser))
+
+    def print(self, printer: Printer) -> None:
+        _print_cache_operand(printer, self)
+
+
+def _parse_cache_operand(parser: Parser) -> SSAValue:
+    c = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    ct = parser.parse_type()
+    if not isinstance(ct, CacheType):
+        parser.raise_error(f"expected an !autodiff.cache type, got {ct}")
+    return parser.resolve_operand(c, ct)
+
+
+def _print_cache_operand(printer: Printer, op: Operation) -> None:
+    printer.print_string(" ")
+    printer.print_ssa_value(op.operands[0])
+    printer.print_string(" : ")
+    printer.print_attribute(op.operands[0].type)
+
+
+# ---------------------------------------------------------------------------------------------
+# Accumulation
+# ---------------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AccumulateOp(IRDLOperation):
+    """`autodiff.accumulate %ptr, %delta {mode = "plain"} : !llvm.ptr, f64`: `*ptr += delta`."""
+
+    name = "autodiff.accumulate"
+
+    ptr = operand_def(LLVMPointerType)
+    delta = operand_def()
+    mode = prop_def(StringAttr, default_value=StringAttr("plain"))
+    alignment = opt_prop_def(IntegerAttr)
+    """Alignment of the memory at `ptr`, when it is less than the type's natural alignment."""
+
+    def __init__(
+        self,
+        ptr: SSAValue | Operation,
+        delta: SSAValue | Operation,
+        mode: str = "plain",
+        alignment: int | None = None,
+    ):
+        super().__init__(
+            operands=[ptr, delta],
+            properties={
+                "mode": StringAttr(mode),
+                "alignment": IntegerAttr(alignment, 64) if alignment is not None else None,
+            },
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.ptr)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.delta)
+        if self.mode.data != "plain":
+            printer.print_string(f" {self.mode.data}")
+        attrs = dict(self.attributes)
+        if self.alignment is not None:
+            attrs["alignment"] = self.alignment
+        printer.print_op_attributes(attrs)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.delta.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AccumulateOp:
+        p = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        d = parser.parse_unresolved_operand()
+        mode = parser.parse_optional_keyword_in(("atomic", "reduce")) or "plain"
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pt = parser.parse_type()
+        parser.parse_punctuation(",")
+        dt = parser.parse_type()
+        align = attrs.pop("alignment", None)
+        op = cls(
+            parser.resolve_operand(p, pt),
+            parser.resolve_operand(d, dt),
+            mode,
+            align.value.data if isinstance(align, IntegerAttr) else None,
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        if self.mode.data not in ACCUMULATE_MODES:
+            raise VerifyException(f"unknown accumulate mode '{self.mode.data}'")
+        if not is_float_like(self.delta.type) and not _is_float_aggregate(self.delta.type):
+            raise VerifyException(f"can only accumulate floating-point values, got {self.delta.type}")
+
+
+def _is_float_aggregate(t: Attribute) -> bool:
+    from xdsl.dialects.llvm import LLVMArrayType
+
+    if isinstance(t, LLVMStructType):
+        return all(is_float_like(m) or _is_float_aggregate(m) for m in t.types.data)
+    if isinstance(t, LLVMArrayType):
+        return is_float_like(t.type) or _is_float_aggregate(t.type)
+    return False
+
+
+AUTODIFF = Dialect(
+    "autodiff",
+    [AutodiffOp, CacheInitOp, CachePushOp, CachePeekOp, CachePopOp, AccumulateOp],
+    [CacheType],
+)

@@ -1,0 +1,261 @@
+"""Derivative rules, as data.
+
+`llvm.py` has the rules for LLVM instructions (arithmetic, casts, vectors, aggregates, memory),
+`libm.py` the rules for math functions, whether they arrive as libm calls (`sin`, `sinf`), as
+intrinsics (`llvm.sin.f64`) or as intrinsic ops (`llvm.intr.sin`).  A rule receives a
+`ReverseContext` -- the differentiation engine at the current point of the reverse sweep -- and
+the primal op, and adds adjoint contributions to the op's operands.  Rules never decide how a
+primal value reaches the reverse sweep (kept, recomputed or cached): they ask for it with
+`ctx.get`, and only for what they need.
+
+`Emitter` builds the arithmetic the rules write, for scalars and vectors alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import NoReturn, Protocol
+
+from xdsl.builder import Builder
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    VectorType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from xenzyme.dialects import llvm_ext as ext
+
+_NO_FMF = xllvm.FastMathAttr(None)
+
+
+class ReverseContext(Protocol):
+    """What a reverse rule may do at its point in the reverse sweep."""
+
+    e: Emitter
+
+    def get(self, v: SSAValue) -> SSAValue:
+        """The primal value `v` as it was in the forward sweep, usable here."""
+        ...
+
+    def shadow(self, p: SSAValue) -> SSAValue:
+        """The shadow of primal pointer `p`, usable here."""
+        ...
+
+    def active(self, v: SSAValue) -> bool:
+        """Whether `v` carries a derivative."""
+        ...
+
+    def adjoint(self, v: SSAValue) -> SSAValue | None:
+        """Take the adjoint accumulated for result `v` (None if `v` is inactive)."""
+        ...
+
+    def accumulate(self, v: SSAValue, delta: SSAValue) -> None:
+        """Add `delta` to the adjoint of primal value `v` (ignored if inactive)."""
+        ...
+
+    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None) -> None:
+        """Add `delta` to shadow memory at `shadow_ptr` (aligned like the primal access)."""
+        ...
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        ...
+
+
+ReverseRule = Callable[[ReverseContext, Operation], None]
+
+
+def element_type(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+class Emitter:
+    """Builds float arithmetic at an insertion point; constants follow the type of `like`."""
+
+    def __init__(self, builder: Builder, module: ModuleOp):
+        self.b = builder
+        self.module = module
+
+    def insert(self, op: Operation) -> SSAValue:
+        """Insert `op`; its result (ops without results return None)."""
+        self.b.insert(op)
+        return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    # ---- constants ----------------------------------------------------------------------
+
+    def const(self, value: float, like: SSAValue | Attribute) -> SSAValue:
+        t = like.type if isinstance(like, SSAValue) else like
+        return self.insert(scalar_constant(value, t))
+
+    def zero(self, t: Attribute) -> SSAValue:
+        return self.insert(zero_constant(t))
+
+    # ---- arithmetic ---------------------------------------------------------------------
+
+    def _bin(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.insert(cls.create(operands=[a, b], result_types=[a.type], properties={"fastmathFlags": _NO_FMF}))
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._bin(xllvm.FAddOp, a, b)
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._bin(xllvm.FSubOp, a, b)
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._bin(xllvm.FMulOp, a, b)
+
+    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self._bin(xllvm.FDivOp, a, b)
+
+    def neg(self, a: SSAValue) -> SSAValue:
+        return self.insert(xllvm.FNegOp.create(operands=[a], result_types=[a.type], properties={"fastmathFlags": _NO_FMF}))
+
+    def scale(self, a: SSAValue, k: float) -> SSAValue:
+        return self.mul(a, self.const(k, a))
+
+    def square(self, a: SSAValue) -> SSAValue:
+        return self.mul(a, a)
+
+    def fcmp(self, pred: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.insert(ext.FCmpOp(a, b, pred))
+
+    def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.insert(ext.SelectOp(c, a, b))
+
+    def where(self, c: SSAValue, d: SSAValue) -> SSAValue:
+        """`d` where `c` holds, zero elsewhere."""
+        return self.select(c, d, self.zero(d.type))
+
+    def cast_float(self, v: SSAValue, t: Attribute) -> SSAValue:
+        """fpext/fptrunc `v` to float type `t` (identity if equal)."""
+        if v.type == t:
+            return v
+        src, dst = element_type(v.type), element_type(t)
+        assert isinstance(src, AnyFloat) and isinstance(dst, AnyFloat)
+        cls = xllvm.FPExtOp if dst.bitwidth > src.bitwidth else xllvm.FPTruncOp
+        return self.insert(cls.create(operands=[v], result_types=[t]))
+
+    def int_to_float(self, v: SSAValue, like: Attribute) -> SSAValue:
+        t = like
+        if isinstance(v.type, VectorType) and not isinstance(t, VectorType):
+            t = VectorType(t, v.type.get_shape())
+        return self.insert(xllvm.SIToFPOp.create(operands=[v], result_types=[t]))
+
+    # ---- math functions -----------------------------------------------------------------
+
+    def call(self, name: str, *args: SSAValue) -> SSAValue:
+        """A math function of float scalars or vectors, as an intrinsic when LLVM has one."""
+        op_cls = ext.intrinsic_op_by_name().get(f"llvm.{name}")
+        if op_cls is not None and name in INTRINSIC_MATH:
+            return self.insert(
+                op_cls.create(operands=list(args), result_types=[args[0].type], properties={"fastmathFlags": _NO_FMF})
+            )
+        return self.libm(name, *args)
+
+    def powi(self, x: SSAValue, n: SSAValue) -> SSAValue:
+        op_cls = ext.intrinsic_op_by_name()["llvm.powi"]
+        return self.insert(op_cls.create(operands=[x, n], result_types=[x.type], properties={"fastmathFlags": _NO_FMF}))
+
+    def libm(self, name: str, *args: SSAValue) -> SSAValue:
+        t = args[0].type
+        if isinstance(t, VectorType):
+            return self._per_lane(name, args)
+        fname = libm_name(name, t)
+        ensure_declaration(self.module, fname, ext.LLVMFunctionType([a.type for a in args], t))
+        call = xllvm.CallOp.create(
+            operands=list(args),
+            result_types=[t],
+            properties={
+                "callee": SymbolRefAttr(fname),
+                "fastmathFlags": _NO_FMF,
+                "CConv": xllvm.CallingConventionAttr("ccc"),
+                "TailCallKind": xllvm.TailCallKindAttr(xllvm.TailCallKind.NONE),
+                "op_bundle_sizes": _dense_i32([]),
+                "operandSegmentSizes": _dense_i32([len(args), 0]),
+            },
+            attributes={"fn_attrs": PURE_CALL_ATTRS},
+        )
+        return self.insert(call)
+
+    def _per_lane(self, name: str, args: Sequence[SSAValue]) -> SSAValue:
+        t = args[0].type
+        assert isinstance(t, VectorType)
+        acc = self.insert(ext.PoisonOp(t))
+        for lane in range(t.get_shape()[0]):
+            idx = self.insert(xllvm.ConstantOp(IntegerAttr(lane, i32), i32))
+            lane_args = [self.insert(ext.ExtractElementOp(a, idx)) for a in args]
+            r = self.libm(name, *lane_args)
+            acc = self.insert(xllvm.InsertElementOp.create(operands=[acc, r, idx], result_types=[t]))
+        return acc
+
+
+def scalar_constant(value: float, t: Attribute) -> Operation:
+    """A constant op of float/int type `t`, splatted when `t` is a vector."""
+    et = element_type(t)
+    if isinstance(et, IntegerType):
+        attr: Attribute = IntegerAttr(int(value), et)
+        if isinstance(t, VectorType):
+            attr = DenseIntOrFPElementsAttr.from_list(t, [int(value)])
+    else:
+        attr = FloatAttr(float(value), et)  # type: ignore[arg-type]
+        if isinstance(t, VectorType):
+            attr = DenseIntOrFPElementsAttr.from_list(t, [float(value)])
+    return xllvm.ConstantOp.create(properties={"value": attr}, result_types=[t])
+
+
+def zero_constant(t: Attribute) -> Operation:
+    """The zero of any type: a constant for scalars and vectors, `llvm.mlir.zero` otherwise."""
+    if isinstance(element_type(t), AnyFloat | IntegerType):
+        return scalar_constant(0, t)
+    return xllvm.ZeroOp.create(result_types=[t])
+
+
+def _dense_i32(values: list[int]):
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    return DenseArrayBase.from_list(i32, values)
+
+
+INTRINSIC_MATH = {
+    "sqrt", "sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "pow", "fabs",
+    "copysign", "floor", "ceil", "trunc", "round", "fma", "fmuladd", "minnum", "maxnum",
+    "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+}  # fmt: skip
+"""Math functions that LLVM has as overloaded intrinsics (so they work on vectors too)."""
+
+PURE_CALL_ATTRS = xllvm.ArrayAttr([StringAttr("nounwind"), StringAttr("willreturn"), StringAttr("memory(none)")])
+"""Call-site attributes for math library calls in generated code: their only side effect is
+errno, which differentiated programs do not inspect, and this lets LLVM remove unused ones."""
+
+
+def libm_name(name: str, t: Attribute) -> str:
+    """`exp` on f32 is `expf`, on x86_fp80 `expl`."""
+    from xdsl.dialects.builtin import Float32Type, Float80Type
+
+    if isinstance(t, Float32Type):
+        return name + "f"
+    if isinstance(t, Float80Type):
+        return name + "l"
+    return name
+
+
+def ensure_declaration(module: ModuleOp, name: str, ftype: ext.LLVMFunctionType) -> None:
+    for op in module.ops:
+        if isinstance(op, xllvm.FuncOp) and op.sym_name.data == name:
+            return
+    decl = xllvm.FuncOp(name, ftype, linkage=xllvm.LinkageAttr("external"))
+    module.body.block.add_op(decl)
+
+
+LN2 = math.log(2.0)
+LN10 = math.log(10.0)
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)

@@ -1,0 +1,342 @@
+"""Reverse rules for LLVM instructions: arithmetic, casts, aggregates, vectors and memory.
+
+Each rule takes the adjoint of the op's result (`ctx.adjoint`, which also clears it) and adds a
+contribution to each active operand.  Ops without a rule and without derivative-carrying values
+(integer arithmetic, comparisons, address computation) need nothing in the reverse sweep; the
+engine reports an error for any other op that touches active data.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, VectorType, i32, i64
+from xdsl.ir import Operation, SSAValue
+
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules import ReverseContext, ReverseRule
+from xenzyme.rules.libm import apply_math_rule, ldexp_rule, math_base_name, powi_rule
+
+
+def _fadd(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    ctx.accumulate(op.operands[0], d)
+    ctx.accumulate(op.operands[1], d)
+
+
+def _fsub(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    ctx.accumulate(op.operands[0], d)
+    if ctx.active(op.operands[1]):
+        ctx.accumulate(op.operands[1], ctx.e.neg(d))
+
+
+def _fmul(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    a, b = op.operands
+    if ctx.active(a):
+        ctx.accumulate(a, ctx.e.mul(d, ctx.get(b)))
+    if ctx.active(b):
+        ctx.accumulate(b, ctx.e.mul(d, ctx.get(a)))
+
+
+def _fdiv(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    a, b = op.operands
+    e = ctx.e
+    q = e.div(d, ctx.get(b))
+    if ctx.active(a):
+        ctx.accumulate(a, q)
+    if ctx.active(b):
+        # d(a/b)/db = -a/b^2 = -(d/b) * (a/b)
+        ctx.accumulate(b, e.neg(e.mul(q, e.div(ctx.get(a), ctx.get(b)))))
+
+
+def _frem(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    a, b = op.operands
+    ctx.accumulate(a, d)
+    if ctx.active(b):
+        e = ctx.e
+        ctx.accumulate(b, e.neg(e.mul(d, e.call("trunc", e.div(ctx.get(a), ctx.get(b))))))
+
+
+def _fneg(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    ctx.accumulate(op.operands[0], ctx.e.neg(d))
+
+
+def _float_cast(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    src = op.operands[0]
+    ctx.accumulate(src, ctx.e.cast_float(d, src.type))
+
+
+def _select(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    assert isinstance(op, ext.SelectOp)
+    e = ctx.e
+    c = ctx.get(op.cond)
+    zero = e.zero(d.type)
+    if ctx.active(op.lhs):
+        ctx.accumulate(op.lhs, e.select(c, d, zero))
+    if ctx.active(op.rhs):
+        ctx.accumulate(op.rhs, e.select(c, zero, d))
+
+
+def _positions(op: Operation) -> list[int]:
+    return list(op.properties["position"].iter_values())  # type: ignore[attr-defined]
+
+
+def _extractvalue(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    agg = op.operands[0]
+    e = ctx.e
+    ctx.accumulate(agg, e.insert(xllvm.InsertValueOp.create(
+        operands=[e.zero(agg.type), d],
+        properties={"position": DenseArrayBase.from_list(i64, _positions(op))},
+        result_types=[agg.type],
+    )))  # fmt: skip
+
+
+def _insertvalue(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    agg, val = op.operands
+    e = ctx.e
+    pos = DenseArrayBase.from_list(i64, _positions(op))
+    if ctx.active(val):
+        ctx.accumulate(val, e.insert(xllvm.ExtractValueOp.create(operands=[d], properties={"position": pos}, result_types=[val.type])))
+    if ctx.active(agg):
+        ctx.accumulate(agg, e.insert(xllvm.InsertValueOp.create(
+            operands=[d, e.zero(val.type)], properties={"position": pos}, result_types=[agg.type]
+        )))  # fmt: skip
+
+
+def _extractelement(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    vec, idx = op.operands
+    e = ctx.e
+    ctx.accumulate(vec, e.insert(xllvm.InsertElementOp.create(
+        operands=[e.zero(vec.type), d, ctx.get(idx)], result_types=[vec.type]
+    )))  # fmt: skip
+
+
+def _insertelement(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    vec, val, idx = op.operands
+    e = ctx.e
+    i = ctx.get(idx)
+    if ctx.active(val):
+        ctx.accumulate(val, e.insert(ext.ExtractElementOp(d, i)))
+    if ctx.active(vec):
+        ctx.accumulate(vec, e.insert(xllvm.InsertElementOp.create(
+            operands=[d, e.zero(val.type), i], result_types=[vec.type]
+        )))  # fmt: skip
+
+
+def _shufflevector(ctx: ReverseContext, op: Operation) -> None:
+    """Each output lane came from one input lane: send its adjoint back there."""
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    assert isinstance(op, xllvm.ShuffleVectorOp)
+    e = ctx.e
+    mask = list(op.mask.iter_values())
+    for which, src in enumerate((op.v1, op.v2)):
+        if not ctx.active(src):
+            continue
+        assert isinstance(src.type, VectorType)
+        n = src.type.get_shape()[0]
+        acc = e.zero(src.type)
+        for out_lane, m in enumerate(mask):
+            if m < 0 or (m >= n) != bool(which):
+                continue
+            in_lane = m - n * which
+            pi = e.insert(xllvm.ConstantOp(IntegerAttr(in_lane, i32), i32))
+            po = e.insert(xllvm.ConstantOp(IntegerAttr(out_lane, i32), i32))
+            old = e.insert(ext.ExtractElementOp(acc, pi))
+            new = e.add(old, e.insert(ext.ExtractElementOp(d, po)))
+            acc = e.insert(xllvm.InsertElementOp.create(operands=[acc, new, pi], result_types=[src.type]))
+        ctx.accumulate(src, acc)
+
+
+def _splat(ctx: ReverseContext, scalar: SSAValue, vt: VectorType) -> SSAValue:
+    e = ctx.e
+    zero_idx = e.insert(xllvm.ConstantOp(IntegerAttr(0, i32), i32))
+    first = e.insert(xllvm.InsertElementOp.create(operands=[e.insert(ext.PoisonOp(vt)), scalar, zero_idx], result_types=[vt]))
+    n = vt.get_shape()[0]
+    return e.insert(xllvm.ShuffleVectorOp.create(
+        operands=[first, first], properties={"mask": DenseArrayBase.from_list(i32, [0] * n)}, result_types=[vt]
+    ))  # fmt: skip
+
+
+def _reduce_fadd(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    start, vec = op.operands
+    ctx.accumulate(start, d)
+    if ctx.active(vec):
+        assert isinstance(vec.type, VectorType)
+        ctx.accumulate(vec, _splat(ctx, d, vec.type))
+
+
+def _reduce_fmul(ctx: ReverseContext, op: Operation) -> None:
+    """r = start * prod(v): dr/dstart = r / start, dr/dv_i = r / v_i (computed without division)."""
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    start, vec = op.operands
+    e = ctx.e
+    assert isinstance(vec.type, VectorType)
+    n = vec.type.get_shape()[0]
+    v = ctx.get(vec)
+    lanes = [e.insert(ext.ExtractElementOp(v, e.insert(xllvm.ConstantOp(IntegerAttr(i, i32), i32)))) for i in range(n)]
+    if ctx.active(start):
+        prod = lanes[0]
+        for x in lanes[1:]:
+            prod = e.mul(prod, x)
+        ctx.accumulate(start, e.mul(d, prod))
+    if ctx.active(vec):
+        s = ctx.get(start)
+        acc = e.zero(vec.type)
+        for i in range(n):
+            others = s
+            for j in range(n):
+                if j != i:
+                    others = e.mul(others, lanes[j])
+            idx = e.insert(xllvm.ConstantOp(IntegerAttr(i, i32), i32))
+            acc = e.insert(xllvm.InsertElementOp.create(operands=[acc, e.mul(d, others), idx], result_types=[vec.type]))
+        ctx.accumulate(vec, acc)
+
+
+def _reduce_minmax(pred: str) -> ReverseRule:
+    """The adjoint goes to the lanes equal to the result."""
+
+    def rule(ctx: ReverseContext, op: Operation) -> None:
+        if (d := ctx.adjoint(op.results[0])) is None:
+            return
+        vec = op.operands[0]
+        assert isinstance(vec.type, VectorType)
+        e = ctx.e
+        r = _splat(ctx, ctx.get(op.results[0]), vec.type)
+        hit = e.fcmp("oeq", ctx.get(vec), r)
+        ctx.accumulate(vec, e.where(hit, _splat(ctx, d, vec.type)))
+
+    del pred
+    return rule
+
+
+# ---- memory -----------------------------------------------------------------------------
+
+
+def _load(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    assert isinstance(op, xllvm.LoadOp)
+    ctx.accumulate_memory(ctx.shadow(op.ptr), d, _align(op))
+
+
+def _store(ctx: ReverseContext, op: Operation) -> None:
+    """The stored-to location's adjoint flows to the stored value; the location is then zero."""
+    assert isinstance(op, xllvm.StoreOp)
+    v = op.value
+    e = ctx.e
+    sp = ctx.shadow(op.ptr)
+    if ctx.active(v):
+        dv = e.insert(xllvm.LoadOp(sp, v.type, alignment=_align(op)))
+        e.insert(xllvm.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
+        ctx.accumulate(v, dv)
+    else:
+        e.insert(xllvm.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
+
+
+def _align(op: Operation) -> int | None:
+    a = op.properties.get("alignment")
+    return a.value.data if isinstance(a, IntegerAttr) else None
+
+
+RULES: dict[type[Operation], ReverseRule] = {
+    xllvm.FAddOp: _fadd,
+    xllvm.FSubOp: _fsub,
+    xllvm.FMulOp: _fmul,
+    xllvm.FDivOp: _fdiv,
+    xllvm.FRemOp: _frem,
+    xllvm.FNegOp: _fneg,
+    xllvm.FPExtOp: _float_cast,
+    xllvm.FPTruncOp: _float_cast,
+    ext.SelectOp: _select,
+    xllvm.ExtractValueOp: _extractvalue,
+    xllvm.InsertValueOp: _insertvalue,
+    ext.ExtractElementOp: _extractelement,
+    xllvm.InsertElementOp: _insertelement,
+    xllvm.ShuffleVectorOp: _shufflevector,
+    xllvm.VectorReduceFAddOp: _reduce_fadd,
+    xllvm.VectorReduceFMulOp: _reduce_fmul,
+    xllvm.LoadOp: _load,
+    xllvm.StoreOp: _store,
+}
+"""Rules for instructions, by op class."""
+
+_REDUCE_MINMAX = {
+    "llvm.intr.vector.reduce.fmax": "oge",
+    "llvm.intr.vector.reduce.fmin": "ole",
+    "llvm.intr.vector.reduce.fmaximum": "oge",
+    "llvm.intr.vector.reduce.fminimum": "ole",
+}
+
+
+def _math_op_rule(name: str) -> ReverseRule:
+    def rule(ctx: ReverseContext, op: Operation) -> None:
+        apply_math_rule(ctx, op, name, list(op.operands))
+
+    return rule
+
+
+def _call_math_rule(name: str) -> ReverseRule:
+    def rule(ctx: ReverseContext, op: Operation) -> None:
+        args = list(op.operands) if not isinstance(op, xllvm.CallIntrinsicOp) else list(op.args)
+        apply_math_rule(ctx, op, name, args)
+
+    return rule
+
+
+def rule_for(op: Operation) -> ReverseRule | None:
+    """The reverse rule for `op`, or None when there is none."""
+    if (r := RULES.get(type(op))) is not None:
+        return r
+    name = op.name
+    if name in _REDUCE_MINMAX:
+        return _reduce_minmax(_REDUCE_MINMAX[name])
+    if name == "llvm.intr.powi":
+        return powi_rule
+    if name == "llvm.intr.ldexp":
+        return ldexp_rule
+    if name.startswith("llvm.intr."):
+        base = math_base_name(name.removeprefix("llvm.intr."))
+        return _math_op_rule(base) if base is not None else None
+    if isinstance(op, xllvm.CallIntrinsicOp):
+        base = math_base_name(op.intrin.data)
+        return _call_math_rule(base) if base is not None else None
+    if isinstance(op, xllvm.CallOp) and op.callee is not None:
+        base = math_base_name(op.callee.string_value())
+        if base is not None and len(op.args) == MATH_ARITY.get(base, -1):
+            return _call_math_rule(base)
+    return None
+
+
+def _arity() -> dict[str, int]:
+    from xenzyme.rules.libm import MATH
+
+    return {k: v[0] for k, v in MATH.items()}
+
+
+MATH_ARITY = _arity()

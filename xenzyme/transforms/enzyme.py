@@ -1,0 +1,48 @@
+"""`enzyme`: the whole pipeline, from a program using Enzyme's C ABI to optimised derivatives.
+
+    llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
+    raise-enzyme-calls                          __enzyme_autodiff(...) -> autodiff.autodiff
+    reverse-diff                                generate and call the gradient functions
+    lower-autodiff                              caches and accumulations -> llvm ops
+    llvm-opt{level=postopt}                     clean up and optimise the result
+
+`xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
+differentiate the unoptimised program (the ablation the benchmarks report).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from xenzyme.diagnostics import XenzymeError
+from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
+from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+from xenzyme.transforms.reverse_diff import ReverseDiffPass
+
+
+@dataclass(frozen=True)
+class EnzymePass(ModulePass):
+    """Optimise, differentiate every `__enzyme_*` request, lower, optimise again."""
+
+    name = "enzyme"
+
+    preopt: int = 2
+    postopt: int = 3
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for opt, value in (("preopt", self.preopt), ("postopt", self.postopt)):
+            if value not in (0, 1, 2, 3):
+                raise XenzymeError(f"enzyme: {opt} must be 0, 1, 2 or 3 (got {value})")
+        strip_optnone(op)
+        if self.preopt:
+            run_llvm_pipeline(op, self.preopt)
+        RaiseEnzymeCallsPass().apply(ctx, op)
+        ReverseDiffPass().apply(ctx, op)
+        LowerAutodiffPass().apply(ctx, op)
+        if self.postopt:
+            run_llvm_pipeline(op, self.postopt)

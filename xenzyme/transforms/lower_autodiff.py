@@ -1,0 +1,254 @@
+"""`lower-autodiff`: caches and accumulations -> plain `llvm` ops.
+
+* `autodiff.accumulate %p, %d` (plain) becomes `load`, `fadd`, `store` -- element by element
+  for aggregates.
+* A `single` cache (pushed outside every loop) becomes one stack slot: push stores, peek loads,
+  pop does nothing.
+* Any other cache becomes a growable stack: a heap buffer, its size and capacity in stack slots
+  (which LLVM promotes to registers).  Push stores at `size` (growing the buffer with `realloc`
+  by doubling when full), peek loads at `size - 1`, pop decrements `size`; the buffer is freed
+  at every return of the function.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, VectorType, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+
+from xenzyme.diagnostics import XenzymeError
+from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules import Emitter, ensure_declaration
+
+_PTR = ext.LLVMPointerType()
+
+
+def _const(v: int) -> Operation:
+    return xllvm.ConstantOp(IntegerAttr(v, i64), i64)
+
+
+@dataclass
+class _Stack:
+    data: SSAValue
+    size: SSAValue
+    cap: SSAValue
+    elem: Attribute
+
+
+class Lowering:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+
+    def run(self) -> None:
+        for fn in [op for op in self.module.ops if isinstance(op, xllvm.FuncOp)]:
+            if fn.body.blocks:
+                self.lower_function(fn)
+
+    def lower_function(self, fn: xllvm.FuncOp) -> None:
+        ops = [op for op in fn.walk() if isinstance(op, ad.AccumulateOp | ad.CacheInitOp | ad.CachePushOp | ad.CachePeekOp | ad.CachePopOp)]
+        if not ops:
+            return
+        stacks: dict[SSAValue, _Stack | SSAValue] = {}
+        entry = fn.body.blocks.first
+        assert entry is not None
+        for op in ops:
+            if isinstance(op, ad.CacheInitOp):
+                stacks[op.res] = self._init(op, entry)
+        for op in ops:
+            if isinstance(op, ad.AccumulateOp):
+                self._accumulate(op)
+            elif isinstance(op, ad.CachePushOp):
+                self._push(op, stacks[op.cache])
+            elif isinstance(op, ad.CachePeekOp):
+                self._peek(op, stacks[op.cache])
+            elif isinstance(op, ad.CachePopOp):
+                self._pop(op, stacks[op.cache])
+        heap = [s for s in stacks.values() if isinstance(s, _Stack)]
+        if heap:
+            self._free_at_returns(fn, heap)
+        for op in ops:
+            if isinstance(op, ad.CacheInitOp):
+                if op.res.uses:
+                    raise XenzymeError(f"internal error: cache still used in @{fn.sym_name.data}")
+                op.detach()
+                op.erase()
+
+    # ---- caches -------------------------------------------------------------------------
+
+    def _init(self, op: ad.CacheInitOp, entry: Block) -> _Stack | SSAValue:
+        elem = op.res.type.element_type  # type: ignore[attr-defined]
+        b = Builder(InsertPoint.before(op))
+        one = b.insert(_const(1)).results[0]
+
+        def slot(t: Attribute, hint: str) -> SSAValue:
+            a = b.insert(xllvm.AllocaOp.create(operands=[one], result_types=[_PTR], properties={"elem_type": t})).results[0]
+            a.name_hint = hint
+            return a
+
+        if op.single is not None:
+            return slot(elem, "cache")
+        data = slot(_PTR, "cache.data")
+        size = slot(i64, "cache.size")
+        cap = slot(i64, "cache.cap")
+        zero = b.insert(_const(0)).results[0]
+        null = b.insert(xllvm.ZeroOp.create(result_types=[_PTR])).results[0]
+        b.insert(xllvm.StoreOp(null, data))
+        b.insert(xllvm.StoreOp(zero, size))
+        b.insert(xllvm.StoreOp(zero, cap))
+        return _Stack(data, size, cap, elem)
+
+    def _push(self, op: ad.CachePushOp, stack: _Stack | SSAValue) -> None:
+        if not isinstance(stack, _Stack):
+            b = Builder(InsertPoint.before(op))
+            b.insert(xllvm.StoreOp(op.value, stack))
+            _erase(op)
+            return
+        block = op.parent_block()
+        assert block is not None
+        cont = block.split_before(op)
+        grow = Block()
+        cont.parent_region().insert_block_before(grow, cont)  # type: ignore[union-attr]
+        b = Builder(InsertPoint.at_end(block))
+        e = Emitter(b, self.module)
+        size = e.insert(xllvm.LoadOp(stack.size, i64))
+        cap = e.insert(xllvm.LoadOp(stack.cap, i64))
+        full = e.insert(ext.ICmpOp(size, cap, "uge"))
+        b.insert(xllvm.CondBrOp(full, grow, [], cont, []))
+        b = Builder(InsertPoint.at_end(grow))
+        e = Emitter(b, self.module)
+        doubled = e.insert(xllvm.ShlOp(cap, e.insert(_const(1))))  # type: ignore[arg-type]
+        newcap = e.insert(xllvm.AddOp(doubled, e.insert(_const(16))))  # type: ignore[arg-type]
+        nbytes = e.insert(xllvm.MulOp(newcap, self._sizeof(stack.elem, e)))  # type: ignore[arg-type]
+        old = e.insert(xllvm.LoadOp(stack.data, _PTR))
+        ensure_declaration(self.module, "realloc", ext.LLVMFunctionType([_PTR, i64], _PTR))
+        new = e.insert(_call("realloc", [old, nbytes], _PTR))
+        e.insert(xllvm.StoreOp(new, stack.data))
+        e.insert(xllvm.StoreOp(newcap, stack.cap))
+        b.insert(xllvm.BrOp(cont))
+        b = Builder(InsertPoint.before(op))
+        e = Emitter(b, self.module)
+        data = e.insert(xllvm.LoadOp(stack.data, _PTR))
+        size2 = e.insert(xllvm.LoadOp(stack.size, i64))
+        slot = e.insert(ext.GEPOp(data, [ext.GEP_USE_SSA_VAL], stack.elem, [size2]))
+        e.insert(xllvm.StoreOp(op.value, slot, alignment=_heap_alignment(stack.elem)))
+        e.insert(xllvm.StoreOp(e.insert(xllvm.AddOp(size2, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
+        _erase(op)
+
+    def _peek(self, op: ad.CachePeekOp, stack: _Stack | SSAValue) -> None:
+        b = Builder(InsertPoint.before(op))
+        e = Emitter(b, self.module)
+        if not isinstance(stack, _Stack):
+            v = e.insert(xllvm.LoadOp(stack, op.res.type))
+        else:
+            data = e.insert(xllvm.LoadOp(stack.data, _PTR))
+            size = e.insert(xllvm.LoadOp(stack.size, i64))
+            top = e.insert(xllvm.SubOp(size, e.insert(_const(1))))  # type: ignore[arg-type]
+            slot = e.insert(ext.GEPOp(data, [ext.GEP_USE_SSA_VAL], stack.elem, [top]))
+            v = e.insert(xllvm.LoadOp(slot, stack.elem, alignment=_heap_alignment(stack.elem)))
+        op.res.replace_all_uses_with(v)
+        _erase(op)
+
+    def _pop(self, op: ad.CachePopOp, stack: _Stack | SSAValue) -> None:
+        if isinstance(stack, _Stack):
+            b = Builder(InsertPoint.before(op))
+            e = Emitter(b, self.module)
+            size = e.insert(xllvm.LoadOp(stack.size, i64))
+            e.insert(xllvm.StoreOp(e.insert(xllvm.SubOp(size, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
+        _erase(op)
+
+    def _free_at_returns(self, fn: xllvm.FuncOp, stacks: list[_Stack]) -> None:
+        ensure_declaration(self.module, "free", ext.LLVMFunctionType([_PTR], ext.LLVMVoidType()))
+        for block in fn.body.blocks:
+            term = block.last_op
+            if not isinstance(term, xllvm.ReturnOp):
+                continue
+            b = Builder(InsertPoint.before(term))
+            for s in stacks:
+                data = b.insert(xllvm.LoadOp(s.data, _PTR)).results[0]
+                b.insert(_call("free", [data], None))
+
+    def _sizeof(self, t: Attribute, e: Emitter) -> SSAValue:
+        null = e.insert(xllvm.ZeroOp.create(result_types=[_PTR]))
+        gep = e.insert(ext.GEPOp(null, [1], t))
+        return e.insert(xllvm.PtrToIntOp(gep, i64))
+
+    # ---- accumulation -------------------------------------------------------------------
+
+    def _accumulate(self, op: ad.AccumulateOp) -> None:
+        if op.mode.data != "plain":
+            raise XenzymeError(f"internal error: '{op.mode.data}' accumulation is lowered by the parallel passes")
+        b = Builder(InsertPoint.before(op))
+        e = Emitter(b, self.module)
+        t = op.delta.type
+        align = op.alignment.value.data if op.alignment is not None else None
+        old = e.insert(xllvm.LoadOp(op.ptr, t, alignment=align))
+        e.insert(xllvm.StoreOp(_add(e, old, op.delta), op.ptr, alignment=align))
+        _erase(op)
+
+
+def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """a + b for floats, float vectors and aggregates of them."""
+    t = a.type
+    if isinstance(t, ext.LLVMStructType | ext.LLVMArrayType | ext.LLVMPackedStructType):
+        n = t.size.data if isinstance(t, ext.LLVMArrayType) else len(t.types.data)
+        acc = a
+        for i in range(n):
+            pos = DenseArrayBase.from_list(i64, [i])
+            mt = t.type if isinstance(t, ext.LLVMArrayType) else t.types.data[i]
+            x = e.insert(xllvm.ExtractValueOp(pos, a, mt))
+            y = e.insert(xllvm.ExtractValueOp(pos, b, mt))
+            acc = e.insert(xllvm.InsertValueOp(pos, acc, _add(e, x, y)))
+        return acc
+    return e.add(a, b)
+
+
+def _heap_alignment(t: Attribute) -> int:
+    """Alignment for elements of a realloc'd buffer: natural, but at most malloc's 16 bytes."""
+    from xenzyme.analysis.types import leaf_types
+
+    if isinstance(t, VectorType):
+        n = t.get_shape()[0] * _scalar_bytes(t.element_type)
+    else:
+        n = max((_scalar_bytes(x) for x in leaf_types(t)), default=8)
+    align = 1
+    while align < n and align < 16:
+        align *= 2
+    return align
+
+
+def _scalar_bytes(t: Attribute) -> int:
+    from xdsl.dialects.builtin import AnyFloat, IntegerType
+
+    if isinstance(t, IntegerType):
+        return max(1, (t.width.data + 7) // 8)
+    if isinstance(t, AnyFloat):
+        return t.bitwidth // 8
+    return 8
+
+
+def _erase(op: Operation) -> None:
+    op.detach()
+    op.erase()
+
+
+def _call(callee: str, args: list[SSAValue], rtype: Attribute | None) -> Operation:
+    from xenzyme.transforms.reverse_diff import _call as make_call
+
+    return make_call(callee, args, rtype)
+
+
+@dataclass(frozen=True)
+class LowerAutodiffPass(ModulePass):
+    """Lower `autodiff` caches and accumulations to the `llvm` dialect."""
+
+    name = "lower-autodiff"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        Lowering(op).run()

@@ -1,0 +1,265 @@
+"""`raise-enzyme-calls`: Enzyme's C calling convention -> `autodiff` requests.
+
+    %r = llvm.call @__enzyme_autodiff(@f, %m_dup, %x, %dx, %y) : (...) -> f64
+      ==>
+    %r = autodiff.autodiff @f(%x, %dx, %y) activity [dup, active] ret active : (...) -> f64
+
+A call to an undefined function whose name contains `__enzyme_autodiff` is a request: the first
+argument is the function to differentiate (after an `sret` pointer, when the result comes back
+through one), then its arguments, each optionally preceded by a marker -- a load of the global
+`enzyme_dup` (or `enzyme_dupnoneed`, `enzyme_const`, `enzyme_out`), or the metadata string
+`!"enzyme_dup"`.  Unmarked arguments follow Enzyme's defaults: floating point is active, a
+pointer is duplicated (its shadow comes next), an integer is constant.
+
+The derivatives of the active arguments come back as the request's result -- one value, or a
+struct in argument order -- and are converted to what the call returns in the C ABI (a value in
+registers, possibly reinterpreted, or a store through the `sret` pointer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from xenzyme.diagnostics import SourceLocation, XenzymeError
+from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.transforms.reverse_diff import location_of
+
+ENTRY_POINTS = ("__enzyme_autodiff",)
+"""Name fragments of the reverse-mode entry points handled here."""
+
+ARGUMENT_MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
+LATER_MARKERS = {
+    "enzyme_width", "enzyme_tape", "enzyme_allocated", "enzyme_primal_return", "enzyme_noret",
+    "enzyme_nofree", "enzyme_runtime_activity", "enzyme_const_return", "enzyme_active_return",
+    "enzyme_dup_return",
+}  # fmt: skip
+
+
+def marker_name(v: SSAValue) -> str | None:
+    """`enzyme_dup` for `load @enzyme_dup` or `metadata !"enzyme_dup"`; None otherwise."""
+    op = v.owner
+    if isinstance(op, xllvm.LoadOp):
+        src = op.ptr.owner
+        if isinstance(src, xllvm.AddressOfOp):
+            name = src.global_name.string_value()
+            if name.startswith("enzyme_"):
+                return name
+    if isinstance(op, ext.MetadataOp):
+        s = op.string_value()
+        if s is not None and s.startswith("enzyme_"):
+            return s
+    if isinstance(op, xllvm.AddressOfOp):  # a marker passed by address by mistake
+        name = op.global_name.string_value()
+        if name in ARGUMENT_MARKERS or name in LATER_MARKERS:
+            return name
+    return None
+
+
+def is_request(op: Operation) -> bool:
+    if not isinstance(op, xllvm.CallOp) or op.callee is None:
+        return False
+    name = op.callee.string_value()
+    return any(p in name for p in ENTRY_POINTS)
+
+
+@dataclass
+class _Request:
+    fn: xllvm.FuncOp
+    args: list[SSAValue]
+    activities: list[str]
+    sret: SSAValue | None
+
+
+class Raiser:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.functions = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.FuncOp)}
+        src = module.attributes.get("llvm.source_filename")
+        self.filename = src.data if isinstance(src, StringAttr) else None
+
+    def fail(self, call: Operation, message: str, notes: Sequence[str] = ()) -> XenzymeError:
+        return XenzymeError(
+            f"invalid __enzyme_autodiff call: {message}",
+            location_of(call, self.filename) or SourceLocation(self.filename),
+            list(notes),
+        )
+
+    def run(self) -> None:
+        calls = [op for op in self.module.walk() if is_request(op)]
+        used: set[str] = set()
+        for call in calls:
+            assert isinstance(call, xllvm.CallOp) and call.callee is not None
+            used.add(call.callee.string_value())
+            self.raise_call(call)
+        for name in used:
+            decl = self.functions.get(name)
+            if decl is not None and not decl.body.blocks and not _has_uses(self.module, name):
+                decl.detach()
+                decl.erase()
+
+    def parse(self, call: xllvm.CallOp) -> _Request:
+        args = list(call.args)
+        sret = None
+        arg_attrs = call.attributes.get("arg_attrs")
+        if args and isinstance(arg_attrs, ArrayAttr) and arg_attrs.data:
+            first = arg_attrs.data[0]
+            if isinstance(first, DictionaryAttr) and "llvm.sret" in first.data:
+                sret = args.pop(0)
+        if not args:
+            raise self.fail(call, "the first argument must be the function to differentiate")
+        fn = self._function_of(call, args[0])
+        params = fn.function_type.inputs.data
+        acts: list[str] = []
+        primal_args: list[SSAValue] = []
+        i = 1
+        while i < len(args):
+            a = args[i]
+            marker = marker_name(a)
+            if marker is not None:
+                if marker in LATER_MARKERS:
+                    raise self.fail(call, f"{marker} is not supported with __enzyme_autodiff yet")
+                if marker not in ARGUMENT_MARKERS:
+                    raise self.fail(call, f"unknown marker '{marker}'",
+                                    [f"known markers: {', '.join(sorted(ARGUMENT_MARKERS))}"])  # fmt: skip
+                act = ARGUMENT_MARKERS[marker]
+                i += 1
+                if i >= len(args):
+                    raise self.fail(call, f"{marker} must be followed by an argument")
+            else:
+                act = None
+            j = len(acts)
+            if j >= len(params):
+                raise self.fail(call, f"too many arguments: @{fn.sym_name.data} takes {len(params)}")
+            value = args[i]
+            expected = params[j]
+            if value.type != expected:
+                note = []
+                if isinstance(value.type, type(expected)) is False and "f64" in str(value.type) and "f32" in str(expected):
+                    note = ["a float passed through `...` is promoted to double; declare a prototype for __enzyme_autodiff with float parameters"]
+                raise self.fail(call, f"argument {j} of @{fn.sym_name.data} has type {expected}, got {value.type}", note)
+            if act is None:
+                act = _default_activity(expected)
+            if act == "active" and not ad.is_float_like(expected):
+                raise self.fail(call, f"argument {j} is marked active but is not floating point ({expected})",
+                                ["use enzyme_dup for pointers and enzyme_const for integers"])  # fmt: skip
+            primal_args.append(value)
+            i += 1
+            if ad.has_shadow(act):
+                if i >= len(args):
+                    raise self.fail(call, f"argument {j} ({act}) needs a shadow argument after it")
+                shadow = args[i]
+                if shadow.type != expected:
+                    raise self.fail(call, f"the shadow of argument {j} has type {shadow.type}, expected {expected}")
+                primal_args.append(shadow)
+                i += 1
+            acts.append(act)
+        if len(acts) != len(params):
+            raise self.fail(call, f"too few arguments: @{fn.sym_name.data} takes {len(params)}, got {len(acts)}")
+        return _Request(fn, primal_args, acts, sret)
+
+    def _function_of(self, call: Operation, v: SSAValue) -> xllvm.FuncOp:
+        op = v.owner
+        while isinstance(op, xllvm.BitcastOp | ext.AddrSpaceCastOp):
+            op = op.operands[0].owner
+        if not isinstance(op, xllvm.AddressOfOp):
+            raise self.fail(call, "the first argument must be a function known at compile time")
+        name = op.global_name.string_value()
+        fn = self.functions.get(name)
+        if fn is None:
+            raise self.fail(call, f"@{name} is not a function")
+        return fn
+
+    def raise_call(self, call: xllvm.CallOp) -> None:
+        req = self.parse(call)
+        fn = req.fn
+        ret = fn.function_type.output
+        ret_act = "none" if isinstance(ret, ext.LLVMVoidType) else "active" if ad.is_float_like(ret) else "const"
+        actives = [p for p, a in zip(fn.function_type.inputs.data, req.activities, strict=True) if a == "active"]
+        rtype = ad.derivative_result_type(actives)
+        op = ad.AutodiffOp(fn.sym_name.data, req.args, req.activities, ret_act, rtype)
+        op.location = call.location
+        block = call.parent_block()
+        assert block is not None
+        block.insert_op_before(op, call)
+        self._deliver(call, op, rtype)
+        call.detach()
+        call.erase()
+
+    def _deliver(self, call: xllvm.CallOp, op: ad.AutodiffOp, rtype: Attribute | None) -> None:
+        """Hand the derivatives to the caller the way the C ABI expects them."""
+        block = call.parent_block()
+        assert block is not None
+        got = call.returned.type if call.returned is not None else None
+        sret = self.parse_sret(call)
+        if op.res is None:
+            if call.returned is not None:
+                if call.returned.uses:
+                    raise self.fail(call, "no argument is active, so there is no derivative to return",
+                                    ["declare __enzyme_autodiff as returning void, or mark an argument active"])  # fmt: skip
+            return
+        if sret is not None:
+            store = xllvm.StoreOp(op.res, sret)
+            block.insert_op_before(store, call)
+            return
+        if got is None:
+            return
+        if got == rtype:
+            call.returned.replace_all_uses_with(op.res)  # type: ignore[union-attr]
+            return
+        # Same bytes, another type (e.g. two floats returned as <2 x float>): through memory.
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        slot = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": _larger(rtype, got)})
+        entry = block.parent_region().blocks.first  # type: ignore[union-attr]
+        entry.insert_ops_before([one, slot], entry.first_op)  # type: ignore[arg-type]
+        store = xllvm.StoreOp(op.res, slot.res)
+        load = xllvm.LoadOp(slot.res, got)
+        block.insert_ops_before([store, load], call)
+        call.returned.replace_all_uses_with(load.dereferenced_value)  # type: ignore[union-attr]
+
+    def parse_sret(self, call: xllvm.CallOp) -> SSAValue | None:
+        arg_attrs = call.attributes.get("arg_attrs")
+        if call.args and isinstance(arg_attrs, ArrayAttr) and arg_attrs.data:
+            first = arg_attrs.data[0]
+            if isinstance(first, DictionaryAttr) and "llvm.sret" in first.data:
+                return call.args[0]
+        return None
+
+
+def _larger(a: Attribute, b: Attribute) -> Attribute:
+    """A type at least as large as both (for a reinterpreting round trip through memory)."""
+    return ext.LLVMStructType.from_type_list([a, b]) if a != b else a
+
+
+def _default_activity(t: Attribute) -> str:
+    if ad.is_float_like(t):
+        return "active"
+    if isinstance(t, ext.LLVMPointerType):
+        return "dup"
+    return "const"
+
+
+def _has_uses(module: ModuleOp, name: str) -> bool:
+    for op in module.walk():
+        if isinstance(op, xllvm.CallOp) and op.callee is not None and op.callee.string_value() == name:
+            return True
+        if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() == name:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class RaiseEnzymeCallsPass(ModulePass):
+    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests."""
+
+    name = "raise-enzyme-calls"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        Raiser(op).run()

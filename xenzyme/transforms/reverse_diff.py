@@ -1,0 +1,997 @@
+"""`reverse-diff`: generate gradient functions for `autodiff.autodiff` requests.
+
+For `%g = autodiff.autodiff @f(...)` the pass builds `@diffe_f` -- forward sweep and reverse
+sweep in one function, as Enzyme's combined mode does -- and replaces the request by a call:
+
+    llvm.func @f(%x: f64) -> f64 { ... }
+    %g = autodiff.autodiff @f(%x) activity [active] ret active : (f64) -> f64
+      ==>
+    llvm.func internal @diffe_f(%x: f64, %seed: f64) -> f64 { forward ; reverse }
+    %g = llvm.call @diffe_f(%x, %one) : (f64, f64) -> f64
+
+The forward sweep is a copy of the primal function that also computes shadow pointers (GEPs on
+shadows, shadow allocas, shadows of pointers in memory) and records, at the edges where control
+flow merges, which predecessor was taken.  Each natural loop gets a counter, and its final value
+is kept when the loop exits.  The reverse sweep visits the primal blocks backwards: a block's
+instructions in reverse order, each through its derivative rule (`xenzyme.rules`), then the
+edge back to the predecessor control came from -- chosen by the loop counter at loop headers and
+by the recorded choice elsewhere.  Loop counters count down through the reverse loop.
+
+Adjoints of SSA values live in stack slots (`alloca`), created zero, read and cleared where the
+value was defined; LLVM's SROA turns them into SSA.  Shadow memory receives adjoints through
+`autodiff.accumulate`.
+
+When a rule needs a primal value the pass decides how it reaches the reverse sweep
+(`ReverseBuilder.get`): used directly when its definition dominates every return and it is not
+recomputed by a loop the use is in; recomputed when it is cheap and its inputs are available
+(address arithmetic, casts, loop counters, loads from memory nothing writes); cached otherwise,
+on an `autodiff.cache` stack that the forward sweep pushes and the reverse sweep pops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NoReturn
+
+from xdsl.builder import Builder
+from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    FileLineColLoc,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+    SymbolRefAttr,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint
+
+from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
+from xenzyme.analysis.alias import WriteSummary, underlying_objects
+from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow, Loop, affine_iv, defining_block
+from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, memory_contents
+from xenzyme.diagnostics import SourceLocation, XenzymeError
+from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules import PURE_CALL_ATTRS, Emitter, zero_constant
+from xenzyme.rules.libm import math_base_name
+from xenzyme.rules.llvm import rule_for
+
+# Ops that are cheap to repeat in the reverse sweep when their operands are available there.
+_RECOMPUTABLE = (
+    xllvm.AddOp, xllvm.SubOp, xllvm.MulOp, xllvm.AndOp, xllvm.OrOp, xllvm.XOrOp, xllvm.ShlOp,
+    xllvm.LShrOp, xllvm.AShrOp, xllvm.TruncOp, xllvm.ZExtOp, xllvm.SExtOp, xllvm.SIToFPOp,
+    ext.UIToFPOp, ext.FPToSIOp, ext.FPToUIOp, xllvm.FPExtOp, xllvm.FPTruncOp, xllvm.BitcastOp,
+    xllvm.PtrToIntOp, xllvm.IntToPtrOp, ext.AddrSpaceCastOp, ext.ICmpOp, ext.FCmpOp,
+    ext.GEPOp, ext.SelectOp, xllvm.ExtractValueOp, ext.ExtractElementOp, xllvm.FAddOp,
+    xllvm.FSubOp, xllvm.FMulOp, xllvm.FNegOp, ext.FreezeOp,
+)  # fmt: skip
+_CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
+_RECOMPUTE_DEPTH = 12
+_SKIPPED_IN_GRADIENT = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.dbg_record")
+
+# Library functions that neither read nor write memory the derivative depends on.
+INACTIVE_FUNCTIONS = {
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "abort", "exit",
+    "__assert_fail", "clock", "time", "rand", "srand",
+}  # fmt: skip
+
+
+def location_of(op: Operation, fallback: str | None = None) -> SourceLocation | None:
+    loc = op.location
+    if isinstance(loc, NameLoc) and isinstance(loc.location, FileLineColLoc):
+        f = loc.location
+        return SourceLocation(f.filename.data, f.line.data or None, f.column.data or None)
+    if isinstance(loc, FileLineColLoc):
+        return SourceLocation(loc.filename.data, loc.line.data or None, loc.column.data or None)
+    return SourceLocation(fallback) if fallback else None
+
+
+def i64_const(e: Emitter, v: int) -> SSAValue:
+    return e.insert(xllvm.ConstantOp(IntegerAttr(v, i64), i64))
+
+
+@dataclass
+class _Cache:
+    init: ad.CacheInitOp
+    value: SSAValue
+    """The forward-sweep value pushed."""
+    block: Block
+    """The primal block at whose reverse the value is popped."""
+
+
+@dataclass
+class _Position:
+    primal: Block
+    block: Block
+
+
+class ReverseBuilder:
+    """Builds the gradient of one function for one activity pattern."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        fn: xllvm.FuncOp,
+        activities: Sequence[str],
+        ret_activity: str,
+        name: str,
+        filename: str | None,
+    ):
+        self.module = module
+        self.fn = fn
+        self.acts = list(activities)
+        self.ret_activity = ret_activity
+        self.name = name
+        self.filename = filename
+        self.fname = fn.sym_name.data
+        try:
+            self.cfg = CFG(fn.body)
+        except IrreducibleControlFlow:
+            raise XenzymeError(
+                f"cannot differentiate @{self.fname}: irreducible control flow",
+                SourceLocation(filename),
+                ["loops must have a single entry; restructure the code (e.g. avoid goto into loops)"],
+            ) from None
+        globals_ = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.GlobalOp)}
+        self.globals = globals_
+        constant = {n for n, g in globals_.items() if g.constant is not None}
+        self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
+        self.writes = WriteSummary(self.cfg.rpo, self.cfg)
+        self.fwd: dict[SSAValue, SSAValue] = {}
+        self.fshadow: dict[SSAValue, SSAValue] = {}
+        self.F: dict[Block, Block] = {}
+        self.R: dict[Block, Block] = {}
+        self.iv: dict[Loop, SSAValue] = {}
+        self.iv_next: dict[tuple[Block, Loop], SSAValue] = {}
+        self.token: dict[Block, SSAValue] = {}
+        self.slots: dict[SSAValue, SSAValue] = {}
+        self.riv_slots: dict[Loop, SSAValue] = {}
+        self.caches: dict[object, _Cache] = {}
+        self.limit_caches: dict[Loop, ad.CacheInitOp] = {}
+        self.memo: dict[tuple[Block, object], SSAValue] = {}
+        self.recomputable_memo: dict[tuple[SSAValue, Loop | None], bool] = {}
+        self.entry_ops: list[Operation] = []
+        self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
+        self.dominates_returns = {
+            b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)
+        }
+        self.pos: _Position | None = None
+        self.exit_blocks: list[Block] = []
+        self._reverse_blocks: list[Block] = []
+        self.e: Emitter = None  # type: ignore[assignment]
+        self.shadow_globals: dict[str, str] = {}
+
+    # ---- errors ---------------------------------------------------------------------------
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        text = str(op).strip().splitlines()[0] if op is not None else ""
+        raise XenzymeError(
+            f"cannot differentiate @{self.fname}: {message}",
+            location_of(op, self.filename) if op is not None else SourceLocation(self.filename),
+            [f"in: {text[:200]}", *notes] if text else list(notes),
+        )
+
+    # ---- the gradient function ------------------------------------------------------------
+
+    def build(self) -> xllvm.FuncOp:
+        for op in self.info.unshadowed_stores:
+            self.fail(
+                op,
+                "an active value is stored into memory that has no shadow",
+                ["mark the pointer argument enzyme_dup (with a shadow), or the value enzyme_const"],
+            )
+        ftype = self.fn.function_type
+        params: list[Attribute] = []
+        for t, act in zip(ftype.inputs.data, self.acts, strict=True):
+            params.append(t)
+            if ad.has_shadow(act):
+                params.append(t)
+        if self.ret_activity == "active":
+            params.append(ftype.output)
+        entry = Block(arg_types=params)
+        self.g_entry = entry
+        it = iter(entry.args)
+        active_args: list[BlockArgument] = []
+        for arg, act in zip(self.cfg.entry.args, self.acts, strict=True):
+            g = next(it)
+            self.fwd[arg] = g
+            if arg.name_hint:
+                g.name_hint = arg.name_hint
+            if ad.has_shadow(act):
+                s = next(it)
+                s.name_hint = f"d_{arg.name_hint}" if arg.name_hint else None
+                self.fshadow[arg] = s
+            elif is_pointer_like(arg.type):
+                self.fshadow[arg] = g  # an inactive pointer is its own shadow
+            if act == "active":
+                active_args.append(arg)
+        self.seed = next(it) if self.ret_activity == "active" else None
+        if self.seed is not None:
+            self.seed.name_hint = "differet"
+        self.active_args = active_args
+
+        self._forward()
+        self._reverse()
+        self._finish()
+
+        results = [a.type for a in active_args]
+        rtype = ad.derivative_result_type(results) or ext.LLVMVoidType()
+        blocks = [entry] + [self.F[b] for b in self.cfg.rpo[1:]] + self.exit_blocks + self._reverse_blocks
+        gfn = xllvm.FuncOp(
+            self.name,
+            ext.LLVMFunctionType(params, rtype),
+            linkage=xllvm.LinkageAttr("internal"),
+            body=Region(blocks),
+        )
+        gfn.properties["passthrough"] = ArrayAttr(self._inherited_attributes())
+        return gfn
+
+    def _inherited_attributes(self) -> list[Attribute]:
+        """The primal's target attributes, so that the gradient is compiled for the same CPU."""
+        out: list[Attribute] = []
+        pt = self.fn.passthrough
+        for a in pt.data if pt is not None else ():
+            if isinstance(a, ArrayAttr) or (isinstance(a, StringAttr) and a.data in ("nounwind", "uwtable")):
+                out.append(a)
+        return out
+
+    # ---- forward sweep --------------------------------------------------------------------
+
+    def _needs_token(self, b: Block) -> bool:
+        preds = self.cfg.preds[b]
+        if len(preds) <= 1:
+            return False
+        lp = self.cfg.loop_of.get(b)
+        if lp is not None and lp.header is b and len(lp.entering) == 1 and len(lp.latches) == 1:
+            return False
+        return True
+
+    def _token_type(self, b: Block) -> Attribute:
+        return i8 if len(self.cfg.preds[b]) < 128 else i32
+
+    def _forward(self) -> None:
+        cfg = self.cfg
+        self.F[cfg.entry] = self.g_entry
+        for b in cfg.rpo[1:]:
+            fb = Block(arg_types=[a.type for a in b.args])
+            for a, fa in zip(b.args, fb.args, strict=True):
+                self.fwd[a] = fa
+                if a.name_hint:
+                    fa.name_hint = a.name_hint
+            for a in b.args:
+                if a in self.info.shadowed:
+                    self.fshadow[a] = fb.insert_arg(a.type, len(fb.args))
+            if self._needs_token(b):
+                self.token[b] = fb.insert_arg(self._token_type(b), len(fb.args))
+            lp = cfg.loop_of.get(b)
+            if lp is not None and lp.header is b:
+                self.iv[lp] = fb.insert_arg(i64, len(fb.args))
+                self.iv[lp].name_hint = "iv"
+            self.F[b] = fb
+        for b in cfg.rpo:
+            fb = self.F[b]
+            builder = Builder(InsertPoint.at_end(fb))
+            self.e = Emitter(builder, self.module)
+            for op in list(b.ops)[:-1]:
+                self._forward_op(op, builder)
+        for b in cfg.rpo:
+            self._forward_terminator(b)
+        for b, tok in self.token.items():
+            self._register_cache(("token", b), tok, b)
+
+    def _forward_op(self, op: Operation, builder: Builder) -> None:
+        if op.name in _SKIPPED_IN_GRADIENT:
+            return
+        if isinstance(op, ad.AutodiffOp):
+            self.fail(op, "nested derivative requests are not supported in reverse mode yet")
+        new = op.clone_without_regions(self.fwd)
+        if isinstance(new, xllvm.CallOp) and new.callee is not None and math_base_name(new.callee.string_value()):
+            new.attributes["fn_attrs"] = PURE_CALL_ATTRS  # errno aside, math is pure: unused calls go
+        builder.insert(new)
+        self._forward_shadow(op, new, builder)
+
+    def _forward_shadow(self, op: Operation, new: Operation, builder: Builder) -> None:
+        """Shadow pointers for pointer results that need them, and shadow writes of pointers."""
+        info = self.info
+        e = self.e
+        if isinstance(op, xllvm.StoreOp) and op.ptr in info.shadowed and is_pointer_like(op.value.type):
+            e.insert(xllvm.StoreOp(self.fwd_shadow(op.value), self.fwd_shadow(op.ptr), alignment=_align(op)))
+            return
+        if isinstance(op, ext.MemcpyOp | ext.MemmoveOp) and op.args[0] in info.shadowed:
+            kind, _ = self._contents(op.args[0])
+            if kind == POINTER:
+                e.insert(type(op).create(
+                    operands=[self.fwd_shadow(op.args[0]), self.fwd_shadow(op.args[1]), self.fwd[op.args[2]]],
+                    properties=dict(op.properties),
+                ))  # fmt: skip
+            return
+        for r in op.results:
+            if r not in info.shadowed:
+                continue
+            self.fshadow[r] = self._shadow_of_result(op, r, new)
+
+    def _shadow_of_result(self, op: Operation, r: SSAValue, new: Operation) -> SSAValue:
+        e = self.e
+        if isinstance(op, ext.GEPOp | xllvm.BitcastOp | ext.AddrSpaceCastOp):
+            ops = [self.fwd_shadow(op.operands[0]), *[self.fwd[o] for o in op.operands[1:]]]
+            s = e.insert(type(op).create(operands=ops, result_types=[r.type], properties=dict(op.properties)))
+        elif isinstance(op, ext.SelectOp):
+            s = e.insert(ext.SelectOp(self.fwd[op.cond], self.fwd_shadow(op.lhs), self.fwd_shadow(op.rhs)))
+        elif isinstance(op, xllvm.LoadOp):
+            s = e.insert(xllvm.LoadOp(self.fwd_shadow(op.ptr), r.type, alignment=_align(op)))
+        elif isinstance(op, xllvm.AllocaOp):
+            if self.cfg.loop_of.get(op.parent_block()) is not None:  # type: ignore[arg-type]
+                self.fail(op, "an alloca inside a loop holds active data; hoist it out of the loop")
+            s = e.insert(xllvm.AllocaOp.create(
+                operands=[self.fwd[op.size]], result_types=[r.type], properties=dict(op.properties)
+            ))  # fmt: skip
+            self._zero_memory(s, op)
+        elif isinstance(op, xllvm.AddressOfOp):
+            s = e.insert(xllvm.AddressOfOp(self._shadow_global(op), r.type))  # type: ignore[arg-type]
+        else:
+            self.fail(
+                op,
+                "this instruction produces a pointer to active memory, which is not supported here",
+                ["calls returning pointers and pointer arithmetic through integers are not supported yet"],
+            )
+        if r.name_hint:
+            s.name_hint = f"d_{r.name_hint}"
+        return s
+
+    def _zero_memory(self, ptr: SSAValue, alloca: xllvm.AllocaOp) -> None:
+        e = self.e
+        t = alloca.elem_type
+        size = self._sizeof(t, e)
+        count = self.fwd[alloca.size]
+        if count.type != i64:
+            count = e.insert(xllvm.ZExtOp(count, i64))  # type: ignore[arg-type]
+        nbytes = e.insert(xllvm.MulOp(size, count))  # type: ignore[arg-type]
+        zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
+        e.insert(ext.MemsetOp([ptr, zero8, nbytes]))
+
+    def _sizeof(self, t: Attribute, e: Emitter) -> SSAValue:
+        """sizeof(t) in bytes, as `ptrtoint (getelementptr t, ptr null, 1)`."""
+        null = e.insert(xllvm.ZeroOp.create(result_types=[ext.LLVMPointerType()]))
+        one = ext.GEPOp(null, [1], t)
+        e.insert(one)
+        return e.insert(xllvm.PtrToIntOp(one.result, i64))
+
+    def _shadow_global(self, op: xllvm.AddressOfOp) -> str:
+        name = op.global_name.string_value()
+        if name in self.shadow_globals:
+            return self.shadow_globals[name]
+        g = self.globals.get(name)
+        if g is None:
+            self.fail(op, f"@{name} is not a global variable of this module")
+        shadow_name = f"{name}.shadow"
+        if shadow_name not in self.globals:
+            sg = xllvm.GlobalOp(g.global_type, shadow_name, "internal", alignment=g.alignment.value.data if g.alignment else None)
+            zero = xllvm.ZeroOp.create(result_types=[g.global_type]) if not _scalar(g.global_type) else None
+            if zero is not None:
+                sg.body.add_block(Block([zero, xllvm.ReturnOp(zero.results[0])]))
+            else:
+                from xdsl.dialects.builtin import FloatAttr
+
+                sg.properties["value"] = FloatAttr(0.0, g.global_type) if not isinstance(g.global_type, IntegerType) else IntegerAttr(0, g.global_type)
+            self.module.body.block.insert_op_after(sg, g)
+            self.globals[shadow_name] = sg
+        self.shadow_globals[name] = shadow_name
+        return shadow_name
+
+    def fwd_shadow(self, v: SSAValue) -> SSAValue:
+        """The forward-sweep shadow of primal pointer `v` (inactive pointers are their own)."""
+        s = self.fshadow.get(v)
+        if s is not None:
+            return s
+        return self.fwd[v]
+
+    def _forward_terminator(self, b: Block) -> None:
+        term = b.last_op
+        assert term is not None
+        fb = self.F[b]
+        builder = Builder(InsertPoint.at_end(fb))
+        self.e = Emitter(builder, self.module)
+        if isinstance(term, xllvm.ReturnOp):
+            # Returning from inside loops: the reverse sweep starts in their current iteration.
+            for lp in self.cfg.loops_of(b):
+                builder.insert(xllvm.StoreOp(self.iv[lp], self._riv_slot(lp)))
+            builder.insert(xllvm.BrOp(self._rblock(b)))
+            return
+        if isinstance(term, xllvm.UnreachableOp):
+            builder.insert(xllvm.UnreachableOp())
+            return
+        if not isinstance(term, xllvm.BrOp | xllvm.CondBrOp | ext.SwitchOp):
+            self.fail(term, f"'{term.name}' is not supported in differentiated code",
+                      ["exception handling (invoke/landingpad) cannot be differentiated"])  # fmt: skip
+        edges = []
+        for dest, args in ext.successor_operands(term):
+            edges.append(self._forward_edge(b, dest, args))
+        if isinstance(term, xllvm.BrOp):
+            builder.insert(xllvm.BrOp(edges[0][0], *edges[0][1]))
+        elif isinstance(term, xllvm.CondBrOp):
+            (td, ta), (fd, fa) = edges
+            builder.insert(xllvm.CondBrOp(self.fwd[term.cond], td, ta, fd, fa))
+        else:
+            assert isinstance(term, ext.SwitchOp)
+            cases = [(v, d, a) for (v, _, _), (d, a) in zip(term.cases(), edges[1:], strict=True)]
+            builder.insert(ext.SwitchOp(self.fwd[term.value], edges[0][0], edges[0][1], cases))
+
+    def _forward_edge(self, b: Block, dest: Block, args: Sequence[SSAValue]) -> tuple[Block, list[SSAValue]]:
+        cfg = self.cfg
+        e = self.e
+        values = [self.fwd[a] for a in args]
+        values += [self.fwd_shadow(a) for a, da in zip(args, dest.args, strict=True) if da in self.info.shadowed]
+        if dest in self.token:
+            k = cfg.preds[dest].index(b)
+            values.append(e.insert(xllvm.ConstantOp(IntegerAttr(k, self._token_type(dest)), self._token_type(dest))))
+        lp = cfg.loop_of.get(dest)
+        if lp is not None and lp.header is dest:
+            if b in lp.blocks:
+                values.append(self._iv_next(b, lp))
+            else:
+                values.append(i64_const(e, 0))
+        exited = cfg.exited_loops(b, dest)
+        if not exited:
+            return self.F[dest], values
+        # Leaving loops: remember how many iterations each ran (its counter's last value).
+        edge = Block()
+        self.exit_blocks.append(edge)
+        eb = Builder(InsertPoint.at_end(edge))
+        for lp in exited:
+            cache = self._limit_cache(lp)
+            eb.insert(ad.CachePushOp(cache.results[0], self.iv[lp]))
+        eb.insert(xllvm.BrOp(self.F[dest], *values))
+        return edge, []
+
+    def _iv_next(self, b: Block, lp: Loop) -> SSAValue:
+        key = (b, lp)
+        if key not in self.iv_next:
+            e = self.e
+            one = i64_const(e, 1)
+            self.iv_next[key] = e.insert(xllvm.AddOp(self.iv[lp], one))  # type: ignore[arg-type]
+        return self.iv_next[key]
+
+    def _limit_cache(self, lp: Loop) -> ad.CacheInitOp:
+        if lp not in self.limit_caches:
+            init = ad.CacheInitOp(i64, single=lp.parent is None)
+            self.limit_caches[lp] = init
+            self.entry_ops.append(init)
+        return self.limit_caches[lp]
+
+    # ---- reverse sweep ----------------------------------------------------------------------
+
+    def _rblock(self, b: Block) -> Block:
+        if b not in self.R:
+            self.R[b] = Block()
+        return self.R[b]
+
+    def _reverse(self) -> None:
+        for b in reversed(self.cfg.rpo):
+            rb = self._rblock(b)
+            self._reverse_blocks.append(rb)
+            self._reverse_block(b, rb)
+
+    def _at(self, primal: Block, block: Block) -> None:
+        """Build the reverse of `primal`'s code at the end of `block`."""
+        self.pos = _Position(primal, block)
+        self.e = Emitter(Builder(InsertPoint.at_end(block)), self.module)
+
+    def _reverse_block(self, b: Block, rb: Block) -> None:
+        self._at(b, rb)
+        term = b.last_op
+        if isinstance(term, xllvm.ReturnOp) and term.arg is not None and self.seed is not None:
+            self.accumulate(term.arg, self.seed)
+        for op in reversed(list(b.ops)[:-1]):
+            self._reverse_op(op)
+        if b is self.cfg.entry:
+            self._return_gradient()
+            return
+        d_args = [self.adjoint(a) for a in b.args]
+        preds = self.cfg.preds[b]
+        edges = {p: Block() for p in preds}
+        e = self.e
+        lp = self.cfg.loop_of.get(b)
+        if len(preds) == 1:
+            e.insert(xllvm.BrOp(edges[preds[0]]))
+        elif b not in self.token:
+            assert lp is not None and lp.header is b
+            riv = e.insert(xllvm.LoadOp(self._riv_slot(lp), i64))
+            more = e.insert(ext.ICmpOp(riv, i64_const(e, 0), "ne"))
+            e.insert(xllvm.CondBrOp(more, edges[lp.latches[0]], [], edges[lp.entering[0]], []))
+        else:
+            tok = self._peek(("token", b))
+            cases = [(k, edges[p], []) for k, p in enumerate(preds) if k > 0]
+            e.insert(ext.SwitchOp(tok, edges[preds[0]], [], cases))
+        for p, edge in edges.items():
+            self._edge_block(b, p, edge, d_args)
+
+    def _edge_block(self, b: Block, p: Block, edge: Block, d_args: list[SSAValue | None]) -> None:
+        """Reverse of the edge p -> b: loop counters, then the phi adjoints flow to p's values."""
+        self._reverse_blocks.append(edge)
+        self._at(p, edge)
+        e = self.e
+        cfg = self.cfg
+        if cfg.is_back_edge(p, b):
+            lp = cfg.loop_of[b]
+            assert lp is not None
+            while lp.header is not b:
+                lp = lp.parent  # type: ignore[assignment]
+            slot = self._riv_slot(lp)
+            riv = e.insert(xllvm.LoadOp(slot, i64))
+            e.insert(xllvm.StoreOp(e.insert(xllvm.SubOp(riv, i64_const(e, 1))), slot))  # type: ignore[arg-type]
+        for lp in cfg.exited_loops(p, b):
+            cache = self._limit_cache(lp).results[0]
+            limit = e.insert(ad.CachePeekOp(cache))
+            e.insert(ad.CachePopOp(cache))
+            e.insert(xllvm.StoreOp(limit, self._riv_slot(lp)))
+        incoming = cfg.incoming(b, p)
+        for v, d in zip(incoming, d_args, strict=True):
+            if d is not None:
+                self.accumulate(v, d)
+        e.insert(xllvm.BrOp(self._rblock(p)))
+
+    def _return_gradient(self) -> None:
+        e = self.e
+        grads = [self.adjoint(a) or e.zero(a.type) for a in self.active_args]
+        if not grads:
+            e.insert(xllvm.ReturnOp())
+        elif len(grads) == 1:
+            e.insert(xllvm.ReturnOp(grads[0]))
+        else:
+            st = ad.derivative_result_type([g.type for g in grads])
+            acc = e.insert(xllvm.UndefOp(st))
+            for i, g in enumerate(grads):
+                acc = e.insert(xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, g))
+            e.insert(xllvm.ReturnOp(acc))
+
+    def _reverse_op(self, op: Operation) -> None:
+        if op.name in _SKIPPED_IN_GRADIENT:
+            return
+        info = self.info
+        if isinstance(op, xllvm.StoreOp):
+            if op.ptr in info.shadowed and carries_derivative(op.value.type):
+                rule_for(op)(self, op)  # type: ignore[misc]
+            return
+        if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | ext.MemsetOp):
+            self._reverse_memory_transfer(op)
+            return
+        active_result = any(info.is_active(r) for r in op.results)
+        if not active_result:
+            self._check_inactive(op)
+            return
+        rule = rule_for(op)
+        if rule is None:
+            self._no_rule(op)
+        rule(self, op)
+
+    def _check_inactive(self, op: Operation) -> None:
+        """Ops without active results must not hide derivatives (calls writing active memory)."""
+        info = self.info
+        if isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp | xllvm.InlineAsmOp):
+            name = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
+            if name in INACTIVE_FUNCTIONS:
+                return
+            if any(o in info.shadowed for o in op.operands) and not _pure_call(op):
+                self._no_rule(op)
+        if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp) and op.ptr in info.shadowed:  # type: ignore[attr-defined]
+            self.fail(op, "atomic updates of active memory are not supported in reverse mode yet")
+        if isinstance(op, xllvm.BitcastOp | xllvm.PtrToIntOp) and op.operands[0] in info.varied:
+            if not carries_derivative(op.results[0].type):
+                self.fail(op, "a floating-point value with a derivative is reinterpreted as an integer; the derivative would be lost")
+
+    def _no_rule(self, op: Operation) -> NoReturn:
+        if isinstance(op, xllvm.CallOp):
+            callee = op.callee.string_value() if op.callee is not None else None
+            if callee is None:
+                self.fail(op, "indirect calls with active arguments are not supported yet")
+            defined = any(isinstance(o, xllvm.FuncOp) and o.sym_name.data == callee and o.body.blocks for o in self.module.ops)
+            if defined:
+                self.fail(op, f"the call to @{callee} (not inlined) has active arguments; calls are not supported yet",
+                          ["inline it (static inline, or a higher preopt level)"])  # fmt: skip
+            self.fail(op, f"no derivative is known for external function @{callee}",
+                      [f"give one with __enzyme_register_gradient_{callee}, or mark it inactive"])  # fmt: skip
+        self.fail(op, f"no derivative rule for '{op.name}'")
+
+    def _reverse_memory_transfer(self, op: Operation) -> None:
+        dst = op.operands[0]
+        if dst not in self.info.shadowed:
+            return
+        e = self.e
+        n = self.get(op.operands[2])
+        if isinstance(op, ext.MemsetOp):
+            zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
+            e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
+            return
+        kind, ftype = self._contents(dst)
+        if kind in (POINTER, INTEGER):
+            return
+        if kind != FLOAT:
+            self.fail(op, f"cannot tell whether the copied memory holds floating-point data ({kind})",
+                      ["copy typed data element by element, or keep floats and other data in separate arrays"])  # fmt: skip
+        src = op.operands[1]
+        if src in self.info.shadowed:
+            helper = self._adjoint_copy_helper(ftype)  # type: ignore[arg-type]
+            n64 = n if n.type == i64 else e.insert(xllvm.ZExtOp(n, i64))  # type: ignore[arg-type]
+            e.insert(_call(helper, [self.shadow(src), self.shadow(dst), n64], None))
+        else:
+            zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
+            e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
+
+    def _contents(self, ptr: SSAValue):
+        types = {n: g.global_type for n, g in self.globals.items()}
+        return memory_contents(ptr, self.cfg, self.cfg.rpo, types)
+
+    def _adjoint_copy_helper(self, t: Attribute) -> str:
+        """`name(dsrc, ddst, nbytes)`: dsrc[i] += ddst[i]; ddst[i] = 0 -- the reverse of memcpy."""
+        from xenzyme.backend.llvm_export import mangle_type
+
+        name = f"xenzyme.memcpy.adjoint.{mangle_type(t)}"
+        for o in self.module.ops:
+            if isinstance(o, xllvm.FuncOp) and o.sym_name.data == name:
+                return name
+        ptr = ext.LLVMPointerType()
+        entry = Block(arg_types=[ptr, ptr, i64])
+        loop = Block(arg_types=[i64])
+        done = Block()
+        dsrc, ddst, nbytes = entry.args
+        b = Builder(InsertPoint.at_end(entry))
+        e = Emitter(b, self.module)
+        size = self._sizeof(t, e)
+        count = e.insert(xllvm.UDivOp(nbytes, size))  # type: ignore[arg-type]
+        zero = i64_const(e, 0)
+        nonempty = e.insert(ext.ICmpOp(count, zero, "ne"))
+        b.insert(xllvm.CondBrOp(nonempty, loop, [zero], done, []))
+        b = Builder(InsertPoint.at_end(loop))
+        e = Emitter(b, self.module)
+        i = loop.args[0]
+        ps = e.insert(ext.GEPOp(dsrc, [ext.GEP_USE_SSA_VAL], t, [i]))
+        pd = e.insert(ext.GEPOp(ddst, [ext.GEP_USE_SSA_VAL], t, [i]))
+        dv = e.insert(xllvm.LoadOp(pd, t))
+        e.insert(xllvm.StoreOp(e.zero(t), pd))
+        e.insert(ad.AccumulateOp(ps, dv))
+        nxt = e.insert(xllvm.AddOp(i, i64_const(e, 1)))  # type: ignore[arg-type]
+        again = e.insert(ext.ICmpOp(nxt, count, "ult"))
+        b.insert(xllvm.CondBrOp(again, loop, [nxt], done, []))
+        done.add_op(xllvm.ReturnOp())
+        fn = xllvm.FuncOp(name, ext.LLVMFunctionType([ptr, ptr, i64], ext.LLVMVoidType()),
+                          linkage=xllvm.LinkageAttr("internal"), body=Region([entry, loop, done]))  # fmt: skip
+        self.module.body.block.add_op(fn)
+        return name
+
+    # ---- the ReverseContext interface used by rules -----------------------------------------
+
+    def active(self, v: SSAValue) -> bool:
+        return self.info.is_active(v)
+
+    def _slot(self, v: SSAValue) -> SSAValue:
+        slot = self.slots.get(v)
+        if slot is None:
+            one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+            alloca = xllvm.AllocaOp.create(
+                operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": v.type}
+            )
+            if v.name_hint:
+                alloca.res.name_hint = f"d_{v.name_hint}"
+            zero = zero_constant(v.type)
+            self.entry_ops += [one, alloca, zero, xllvm.StoreOp(zero.results[0], alloca.res)]
+            self.slots[v] = slot = alloca.res
+        return slot
+
+    def adjoint(self, v: SSAValue) -> SSAValue | None:
+        if not self.info.is_active(v):
+            return None
+        slot = self._slot(v)
+        e = self.e
+        d = e.insert(xllvm.LoadOp(slot, v.type))
+        e.insert(xllvm.StoreOp(e.zero(v.type), slot))
+        return d
+
+    def accumulate(self, v: SSAValue, delta: SSAValue) -> None:
+        if not self.info.is_active(v):
+            return
+        if delta.type != v.type:
+            raise AssertionError(f"adjoint of {v.type} accumulated with {delta.type}")
+        self.e.insert(ad.AccumulateOp(self._slot(v), delta))
+
+    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None) -> None:
+        self.e.insert(ad.AccumulateOp(shadow_ptr, delta, alignment=alignment))
+
+    def get(self, v: SSAValue) -> SSAValue:
+        assert self.pos is not None
+        key = (self.pos.block, v)
+        r = self.memo.get(key)
+        if r is None:
+            r = self.memo[key] = self._materialize(v)
+        return r
+
+    def shadow(self, p: SSAValue) -> SSAValue:
+        assert self.pos is not None
+        key = (self.pos.block, ("shadow", p))
+        r = self.memo.get(key)
+        if r is None:
+            r = self.memo[key] = self._materialize_shadow(p)
+        return r
+
+    # ---- getting primal values into the reverse sweep ------------------------------------
+
+    def _loops_at(self) -> list[Loop]:
+        assert self.pos is not None
+        return self.cfg.loops_of(self.pos.primal)
+
+    def _direct(self, v: SSAValue) -> bool:
+        d = defining_block(v)
+        if d is None or d is self.cfg.entry and not self.cfg.loops_of(d):
+            return True
+        if d not in self.dominates_returns:
+            return False
+        here = set(self._loops_at())
+        return not any(lp in here for lp in self.cfg.loops_of(d))
+
+    def _materialize(self, v: SSAValue) -> SSAValue:
+        if self._direct(v):
+            return self.fwd[v]
+        if self._recomputable(v, 0):
+            return self._recompute(v)
+        return self._peek_value(v)
+
+    def _innermost(self) -> Loop | None:
+        assert self.pos is not None
+        return self.cfg.loop_of.get(self.pos.primal)
+
+    def _recomputable(self, v: SSAValue, depth: int) -> bool:
+        if depth > _RECOMPUTE_DEPTH:
+            return False
+        key = (v, self._innermost())
+        if key in self.recomputable_memo:
+            return self.recomputable_memo[key]
+        self.recomputable_memo[key] = False  # cycles (loop-carried values) are not recomputable
+        ok = self._recomputable_uncached(v, depth)
+        self.recomputable_memo[key] = ok
+        return ok
+
+    def _recomputable_uncached(self, v: SSAValue, depth: int) -> bool:
+        if self._direct(v):
+            return True
+        if isinstance(v, BlockArgument):
+            iv = affine_iv(self.cfg, v)
+            return iv is not None and iv.loop in self._loops_at() and self._recomputable(iv.start, depth + 1)
+        op = v.owner
+        assert isinstance(op, Operation)
+        if isinstance(op, _CONSTANT_OPS):
+            return True
+        if isinstance(op, xllvm.LoadOp):
+            if op.ordering.value.data != 0 or "volatile_" in op.attributes:
+                return False
+            if self.writes.may_write(underlying_objects(op.ptr, self.cfg)):
+                return False
+            return self._recomputable(op.ptr, depth + 1)
+        if not isinstance(op, _RECOMPUTABLE):
+            return False
+        return all(self._recomputable(o, depth + 1) for o in op.operands)
+
+    def _recompute(self, v: SSAValue) -> SSAValue:
+        if self._direct(v):
+            return self.fwd[v]
+        e = self.e
+        if isinstance(v, BlockArgument):
+            iv = affine_iv(self.cfg, v)
+            assert iv is not None
+            riv = e.insert(xllvm.LoadOp(self._riv_slot(iv.loop), i64))
+            start = self.get(iv.start)
+            t = v.type
+            assert isinstance(t, IntegerType)
+            k = riv if t == i64 else e.insert(xllvm.TruncOp(riv, t))  # type: ignore[arg-type]
+            if iv.step != 1:
+                k = e.insert(xllvm.MulOp(k, e.insert(xllvm.ConstantOp(IntegerAttr(iv.step, t), t))))  # type: ignore[arg-type]
+            return e.insert(xllvm.AddOp(start, k))  # type: ignore[arg-type]
+        op = v.owner
+        assert isinstance(op, Operation)
+        mapping = {o: self.get(o) for o in op.operands}
+        new = op.clone_without_regions(dict(mapping))
+        e.insert(new)
+        return new.results[v.index]  # type: ignore[attr-defined]
+
+    def _materialize_shadow(self, p: SSAValue) -> SSAValue:
+        if self._direct(p):
+            return self.fwd_shadow(p)
+        if not isinstance(p, BlockArgument):
+            op = p.owner
+            e = self.e
+            if isinstance(op, ext.GEPOp | xllvm.BitcastOp | ext.AddrSpaceCastOp) and all(
+                self._recomputable(o, 1) for o in op.operands[1:]
+            ):
+                ops = [self.shadow(op.operands[0]), *[self.get(o) for o in op.operands[1:]]]
+                return e.insert(type(op).create(operands=ops, result_types=[p.type], properties=dict(op.properties)))
+            if isinstance(op, ext.SelectOp) and self._recomputable(op.cond, 1):
+                return e.insert(ext.SelectOp(self.get(op.cond), self.shadow(op.lhs), self.shadow(op.rhs)))
+        return self._peek(("shadow", p), self.fwd_shadow(p), defining_block(p))
+
+    def _peek_value(self, v: SSAValue) -> SSAValue:
+        return self._peek(v, self.fwd[v], defining_block(v))
+
+    def _peek(self, key: object, fwd_value: SSAValue | None = None, block: Block | None = None) -> SSAValue:
+        cache = self.caches.get(key)
+        if cache is None:
+            assert fwd_value is not None and block is not None
+            cache = self._register_cache(key, fwd_value, block)
+        return self.e.insert(ad.CachePeekOp(cache.init.res))
+
+    def _register_cache(self, key: object, fwd_value: SSAValue, block: Block) -> _Cache:
+        if key in self.caches:
+            return self.caches[key]
+        single = not self.cfg.loops_of(block)
+        init = ad.CacheInitOp(fwd_value.type, single=single)
+        self.entry_ops.append(init)
+        cache = _Cache(init, fwd_value, block)
+        self.caches[key] = cache
+        return cache
+
+    def _riv_slot(self, lp: Loop) -> SSAValue:
+        slot = self.riv_slots.get(lp)
+        if slot is None:
+            one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+            alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": i64})
+            alloca.res.name_hint = "riv"
+            self.entry_ops += [one, alloca]
+            self.riv_slots[lp] = slot = alloca.res
+        return slot
+
+    # ---- finishing ------------------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        entry = self.g_entry
+        first = entry.first_op
+        for op in self.entry_ops:
+            if first is not None:
+                entry.insert_op_before(op, first)
+            else:
+                entry.add_op(op)
+        for cache in self.caches.values():
+            v = cache.value
+            push = ad.CachePushOp(cache.init.res, v)
+            if isinstance(v, BlockArgument):
+                blk = v.block
+                anchor = blk.first_op
+                if blk is self.g_entry:
+                    anchor = None
+                if anchor is not None:
+                    blk.insert_op_before(push, anchor)
+                else:
+                    blk.add_op(push)
+            else:
+                owner = v.owner
+                assert isinstance(owner, Operation)
+                owner.parent_block().insert_op_after(push, owner)  # type: ignore[union-attr]
+            rb = self.R[cache.block]
+            term = rb.last_op
+            assert term is not None
+            rb.insert_op_before(ad.CachePopOp(cache.init.res), term)
+
+
+def _align(op: Operation) -> int | None:
+    a = op.properties.get("alignment")
+    return a.value.data if isinstance(a, IntegerAttr) else None
+
+
+def _scalar(t: Attribute) -> bool:
+    from xdsl.dialects.builtin import AnyFloat
+
+    return isinstance(t, AnyFloat | IntegerType)
+
+
+def _pure_call(op: Operation) -> bool:
+    attrs = op.attributes.get("fn_attrs")
+    if isinstance(attrs, ArrayAttr):
+        return any(isinstance(a, StringAttr) and a.data in ("memory(none)", "readnone") for a in attrs.data)
+    return False
+
+
+def _call(callee: str, args: list[SSAValue], rtype: Attribute | None) -> xllvm.CallOp:
+    return xllvm.CallOp.create(
+        operands=args,
+        result_types=[rtype] if rtype is not None else [],
+        properties={
+            "callee": SymbolRefAttr(callee),
+            "fastmathFlags": xllvm.FastMathAttr(None),
+            "CConv": xllvm.CallingConventionAttr("ccc"),
+            "TailCallKind": xllvm.TailCallKindAttr(xllvm.TailCallKind.NONE),
+            "op_bundle_sizes": DenseArrayBase.from_list(i32, []),
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(args), 0]),
+        },
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The pass
+# ---------------------------------------------------------------------------------------------
+
+
+class GradientGenerator:
+    """Generates (once per function and activity pattern) and calls gradient functions."""
+
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.generated: dict[tuple[str, tuple[str, ...], str], str] = {}
+        src = module.attributes.get("llvm.source_filename")
+        self.filename = src.data if isinstance(src, StringAttr) else None
+
+    def run(self) -> None:
+        requests = [op for op in self.module.walk() if isinstance(op, ad.AutodiffOp)]
+        for req in requests:
+            self.lower(req)
+
+    def _function(self, req: ad.AutodiffOp) -> xllvm.FuncOp:
+        name = req.callee.string_value()
+        for op in self.module.ops:
+            if isinstance(op, xllvm.FuncOp) and op.sym_name.data == name:
+                if not op.body.blocks:
+                    raise XenzymeError(
+                        f"cannot differentiate @{name}: only its declaration is available",
+                        location_of(req, self.filename),
+                        ["the function's body must be in the same module (compile it into this file)"],
+                    )
+                return op
+        raise XenzymeError(f"cannot differentiate @{name}: no such function", location_of(req, self.filename))
+
+    def gradient(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> str:
+        key = (fn.sym_name.data, tuple(acts), ret)
+        if key in self.generated:
+            return self.generated[key]
+        names = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}
+        base = f"diffe{fn.sym_name.data}"
+        name, n = base, 1
+        while name in names:
+            n += 1
+            name = f"{base}.{n}"
+        self.generated[key] = name
+        gfn = ReverseBuilder(self.module, fn, acts, ret, name, self.filename).build()
+        self.module.body.block.insert_op_after(gfn, fn)
+        return name
+
+    def lower(self, req: ad.AutodiffOp) -> None:
+        fn = self._function(req)
+        name = self.gradient(fn, req.activities, req.ret_activity.data)
+        args = list(req.args)
+        block = req.parent_block()
+        assert block is not None
+        if req.ret_activity.data == "active":
+            rt = fn.function_type.output
+            one = xllvm.ConstantOp(_float_one(rt), rt)
+            block.insert_op_before(one, req)
+            args.append(one.result)
+        call = _call(name, args, req.res.type if req.res is not None else None)
+        call.location = req.location
+        block.insert_op_before(call, req)
+        if req.res is not None:
+            req.res.replace_all_uses_with(call.results[0])
+        req.detach()
+        req.erase()
+
+
+def _float_one(t: Attribute) -> Attribute:
+    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, VectorType
+
+    if isinstance(t, VectorType):
+        return DenseIntOrFPElementsAttr.from_list(t, [1.0])
+    return FloatAttr(1.0, t)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class ReverseDiffPass(ModulePass):
+    """Replace each `autodiff.autodiff` by a call to a generated gradient function."""
+
+    name = "reverse-diff"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        GradientGenerator(op).run()
+
