@@ -29,13 +29,18 @@ _UNOPTIMISABLE = ("optnone", "noinline")
 
 
 def strip_optnone(module: ModuleOp) -> None:
-    """Drop `optnone` and `noinline` from every function (clang -O0 marks all functions)."""
+    """Drop `optnone`, and the `noinline` that clang -O0 pairs with it, from every function.
+
+    A `noinline` the programmer wrote (on a function without `optnone`) is kept.
+    """
     for op in module.ops:
         if not isinstance(op, xllvm.FuncOp) or op.passthrough is None:
             continue
+        words = {a.data for a in op.passthrough.data if isinstance(a, StringAttr)}
+        if "optnone" not in words:
+            continue
         kept = [a for a in op.passthrough.data if not (isinstance(a, StringAttr) and a.data in _UNOPTIMISABLE)]
-        if len(kept) != len(op.passthrough.data):
-            op.properties["passthrough"] = ArrayAttr(kept)
+        op.properties["passthrough"] = ArrayAttr(kept)
 
 
 def replace_module_body(target: ModuleOp, source: ModuleOp) -> None:
