@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 from xdsl.dialects import llvm as xllvm
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, VectorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
 
@@ -226,12 +227,18 @@ class CFG:
 
 @dataclass
 class AffineIV:
-    """A header argument equal to `start + step * iteration`, iteration counted from 0."""
+    """A header argument equal to `start + step * iteration`, iteration counted from 0.
+
+    Integer IVs (scalar or vector; a vector IV has one step per lane) and pointer IVs that
+    advance by a constant number of `element` values per iteration.
+    """
 
     value: BlockArgument
     loop: Loop
     start: SSAValue
-    step: int
+    step: tuple[int, ...]
+    element: Attribute | None = None
+    """For pointer IVs: the type whose size is the unit of `step`."""
 
 
 def defining_block(v: SSAValue) -> Block | None:
@@ -260,39 +267,55 @@ def affine_iv(cfg: CFG, v: SSAValue) -> AffineIV | None:
     (start,) = starts
     if not is_invariant(cfg, start, lp):
         return None
-    step: int | None = None
+    step: tuple[int, ...] | None = None
+    element: Attribute | None = None
     for latch in lp.latches:
         nxt = cfg.incoming(v.block, latch)[v.index]
-        s = _step_of(nxt, v)
-        if s is None or (step is not None and s != step):
+        found = _step_of(nxt, v)
+        if found is None or (step is not None and found != (step, element)):
             return None
-        step = s
+        step, element = found
     if step is None:
         return None
-    return AffineIV(v, lp, start, step)
+    return AffineIV(v, lp, start, step, element)
 
 
-def constant_int(v: SSAValue) -> int | None:
+def constant_ints(v: SSAValue) -> tuple[int, ...] | None:
+    """The integer constant(s) of `v`: one for a scalar, one per lane for a vector."""
     op = v.owner
-    if isinstance(op, xllvm.ConstantOp):
-        val = op.value
-        from xdsl.dialects.builtin import IntegerAttr
-
-        if isinstance(val, IntegerAttr):
-            return val.value.data
+    if not isinstance(op, xllvm.ConstantOp):
+        return None
+    val = op.value
+    if isinstance(val, IntegerAttr):
+        return (val.value.data,)
+    if isinstance(val, DenseIntOrFPElementsAttr) and isinstance(val.get_element_type(), IntegerType):
+        n = v.type.get_shape()[0] if isinstance(v.type, VectorType) else 1
+        values = tuple(int(x) for x in val.get_values())
+        return values * n if len(values) == 1 else values
     return None
 
 
-def _step_of(nxt: SSAValue, iv: SSAValue) -> int | None:
+def constant_int(v: SSAValue) -> int | None:
+    c = constant_ints(v)
+    return c[0] if c is not None and len(c) == 1 else None
+
+
+def _step_of(nxt: SSAValue, iv: SSAValue) -> tuple[tuple[int, ...], Attribute | None] | None:
     op = nxt.owner
     if isinstance(op, xllvm.AddOp):
         a, b = op.lhs, op.rhs
-        if a is iv and (c := constant_int(b)) is not None:
-            return c
-        if b is iv and (c := constant_int(a)) is not None:
-            return c
-    if isinstance(op, xllvm.SubOp) and op.lhs is iv and (c := constant_int(op.rhs)) is not None:
-        return -c
+        if a is iv and (c := constant_ints(b)) is not None:
+            return c, None
+        if b is iv and (c := constant_ints(a)) is not None:
+            return c, None
+    if isinstance(op, xllvm.SubOp) and op.lhs is iv and (c := constant_ints(op.rhs)) is not None:
+        return tuple(-x for x in c), None
+    if isinstance(op, ext.GEPOp) and op.ptr is iv:
+        idx = op.mixed_indices()
+        if len(idx) == 1:
+            k = idx[0] if isinstance(idx[0], int) else constant_int(idx[0])
+            if k is not None:
+                return (k,), op.elem_type
     return None
 
 

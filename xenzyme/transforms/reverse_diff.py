@@ -40,6 +40,7 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     FileLineColLoc,
     IntegerAttr,
     IntegerType,
@@ -47,6 +48,7 @@ from xdsl.dialects.builtin import (
     NameLoc,
     StringAttr,
     SymbolRefAttr,
+    VectorType,
     i8,
     i32,
     i64,
@@ -57,7 +59,7 @@ from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import WriteSummary, underlying_objects
-from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow, Loop, affine_iv, defining_block
+from xenzyme.analysis.cfg import CFG, AffineIV, IrreducibleControlFlow, Loop, affine_iv, defining_block
 from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, memory_contents
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
@@ -72,8 +74,9 @@ _RECOMPUTABLE = (
     xllvm.LShrOp, xllvm.AShrOp, xllvm.TruncOp, xllvm.ZExtOp, xllvm.SExtOp, xllvm.SIToFPOp,
     ext.UIToFPOp, ext.FPToSIOp, ext.FPToUIOp, xllvm.FPExtOp, xllvm.FPTruncOp, xllvm.BitcastOp,
     xllvm.PtrToIntOp, xllvm.IntToPtrOp, ext.AddrSpaceCastOp, ext.ICmpOp, ext.FCmpOp,
-    ext.GEPOp, ext.SelectOp, xllvm.ExtractValueOp, ext.ExtractElementOp, xllvm.FAddOp,
-    xllvm.FSubOp, xllvm.FMulOp, xllvm.FNegOp, ext.FreezeOp,
+    ext.GEPOp, ext.SelectOp, xllvm.ExtractValueOp, xllvm.InsertValueOp, ext.ExtractElementOp,
+    xllvm.InsertElementOp, xllvm.ShuffleVectorOp, xllvm.FAddOp, xllvm.FSubOp, xllvm.FMulOp,
+    xllvm.FNegOp, ext.FreezeOp,
 )  # fmt: skip
 _CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
 _RECOMPUTE_DEPTH = 12
@@ -786,20 +789,34 @@ class ReverseBuilder:
         if isinstance(v, BlockArgument):
             iv = affine_iv(self.cfg, v)
             assert iv is not None
-            riv = e.insert(xllvm.LoadOp(self._riv_slot(iv.loop), i64))
-            start = self.get(iv.start)
-            t = v.type
-            assert isinstance(t, IntegerType)
-            k = riv if t == i64 else e.insert(xllvm.TruncOp(riv, t))  # type: ignore[arg-type]
-            if iv.step != 1:
-                k = e.insert(xllvm.MulOp(k, e.insert(xllvm.ConstantOp(IntegerAttr(iv.step, t), t))))  # type: ignore[arg-type]
-            return e.insert(xllvm.AddOp(start, k))  # type: ignore[arg-type]
+            return self._recompute_iv(iv)
         op = v.owner
         assert isinstance(op, Operation)
         mapping = {o: self.get(o) for o in op.operands}
         new = op.clone_without_regions(dict(mapping))
         e.insert(new)
         return new.results[v.index]  # type: ignore[attr-defined]
+
+    def _recompute_iv(self, iv: AffineIV) -> SSAValue:
+        """start + step * (reverse loop counter)."""
+        e = self.e
+        riv = e.insert(xllvm.LoadOp(self._riv_slot(iv.loop), i64))
+        start = self.get(iv.start)
+        t = iv.value.type
+        if iv.element is not None:  # pointer IV: start + step elements per iteration
+            k = riv if iv.step == (1,) else e.insert(xllvm.MulOp(riv, i64_const(e, iv.step[0])))  # type: ignore[arg-type]
+            return e.insert(ext.GEPOp(start, [ext.GEP_USE_SSA_VAL], iv.element, [k], result_type=t))
+        et = t.element_type if isinstance(t, VectorType) else t
+        assert isinstance(et, IntegerType)
+        k = riv if et == i64 else e.insert(xllvm.TruncOp(riv, et))  # type: ignore[arg-type]
+        if isinstance(t, VectorType):
+            k = _splat(e, k, t)
+            step = e.insert(xllvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, list(iv.step)), t))
+        else:
+            step = e.insert(xllvm.ConstantOp(IntegerAttr(iv.step[0], t), t))
+        if iv.step != (1,):
+            k = e.insert(xllvm.MulOp(k, step))  # type: ignore[arg-type]
+        return e.insert(xllvm.AddOp(start, k))  # type: ignore[arg-type]
 
     def _materialize_shadow(self, p: SSAValue) -> SSAValue:
         if self._direct(p):
@@ -876,6 +893,15 @@ class ReverseBuilder:
             term = rb.last_op
             assert term is not None
             rb.insert_op_before(ad.CachePopOp(cache.init.res), term)
+
+
+def _splat(e: Emitter, scalar: SSAValue, t: VectorType) -> SSAValue:
+    zero = e.insert(xllvm.ConstantOp(IntegerAttr(0, i32), i32))
+    first = e.insert(xllvm.InsertElementOp.create(operands=[e.insert(ext.PoisonOp(t)), scalar, zero], result_types=[t]))
+    n = t.get_shape()[0]
+    return e.insert(xllvm.ShuffleVectorOp.create(
+        operands=[first, first], properties={"mask": DenseArrayBase.from_list(i32, [0] * n)}, result_types=[t]
+    ))  # fmt: skip
 
 
 def _align(op: Operation) -> int | None:
