@@ -68,7 +68,15 @@ def global_name(name: str) -> str:
 
 
 def local_name(name: str) -> str:
-    return "%" + name if _PLAIN_NAME.match(name) else f'%"{_escape(name)}"'
+    """`%name`, quoted when needed; an all-digit name is LLVM's numbered (unnamed) value."""
+    if _PLAIN_NAME.match(name) or name.isdigit():
+        return "%" + name
+    return f'%"{_escape(name)}"'
+
+
+def _label_text(name: str) -> str:
+    """A block label as it starts a block (`name:`), quoted when needed."""
+    return local_name(name)[1:]
 
 
 _SCALAR_NAMES: dict[type, str] = {
@@ -571,14 +579,40 @@ def _fill_for(t: Attribute, fill: str) -> str:
 
 
 class ConstantEvaluator:
-    """Turns an initializer region (constant ops ending in `llvm.return`) into constant text."""
+    """Spells constant ops as LLVM constants: literals, aggregates and constant expressions.
+
+    Used for initializer regions (constant ops ending in `llvm.return`) and, in function bodies,
+    for the ops the importer made of constant operands (`getelementptr (...)`, aggregate
+    constants built by insertvalue chains, x86_fp80 bit patterns), which are printed back inline.
+    Values are evaluated on demand without recursion: an insertvalue chain building a long string
+    would otherwise exceed Python's stack.
+    """
 
     def __init__(self, writer: ModuleWriter):
         self.w = writer
         self.values: dict[SSAValue, str | _Aggregate] = {}
 
+    def value(self, v: SSAValue) -> str | _Aggregate:
+        x = self.values.get(v)
+        if x is not None:
+            return x
+        stack = [v]
+        while stack:
+            top = stack[-1]
+            owner = top.owner
+            if not isinstance(owner, Operation):
+                raise XenzymeError("a constant cannot depend on a block argument")
+            pending = [o for o in owner.operands if o not in self.values]
+            if pending:
+                stack += pending
+                continue
+            stack.pop()
+            if top not in self.values:
+                self.values[top] = self._op(owner)
+        return self.values[v]
+
     def text(self, v: SSAValue) -> str:
-        x = self.values[v]
+        x = self.value(v)
         return x.render(self.w.types) if isinstance(x, _Aggregate) else x
 
     def typed(self, v: SSAValue) -> str:
@@ -587,12 +621,10 @@ class ConstantEvaluator:
     def region(self, region) -> str:
         if not region.blocks:
             raise XenzymeError("empty initializer region")
-        for op in region.block.ops:
-            if isinstance(op, xllvm.ReturnOp):
-                assert op.arg is not None
-                return self.text(op.arg)
-            self.values[op.results[0]] = self._op(op)
-        raise XenzymeError("initializer region does not end in llvm.return")
+        ret = region.block.last_op
+        if not isinstance(ret, xllvm.ReturnOp) or ret.arg is None:
+            raise XenzymeError("initializer region does not end in llvm.return of a value")
+        return self.text(ret.arg)
 
     def _op(self, op: Operation) -> str | _Aggregate:
         t = op.results[0].type
@@ -605,17 +637,7 @@ class ConstantEvaluator:
                 return "null"
             return _Aggregate(t, "zeroinitializer") if _is_aggregate(t) else "zeroinitializer"
         if isinstance(op, xllvm.InsertValueOp | xllvm.InsertElementOp):
-            base = self.values[op.operands[0]]
-            agg = _copy_agg(base, t)
-            if isinstance(op, xllvm.InsertValueOp):
-                path = list(op.position.iter_values())
-                agg.insert(path, self.text(op.value))
-            else:
-                idx = op.index.owner
-                if not isinstance(idx, xllvm.ConstantOp):
-                    raise XenzymeError("insertelement in an initializer needs a constant index")
-                agg.insert([idx.value.value.data], self.text(op.value))  # type: ignore[union-attr]
-            return agg
+            return self._insert(op, t)
         if isinstance(op, ext.GEPOp):
             words = op.flag_keywords()
             if isinstance(r := op.attributes.get("inrange"), StringAttr):
@@ -630,7 +652,48 @@ class ConstantEvaluator:
         literal = constant_literal(op, self.w.types)
         if literal is not None:
             return literal
-        raise XenzymeError(f"'{op.name}' cannot appear in a constant initializer")
+        raise XenzymeError(f"'{op.name}' cannot appear in a constant")
+
+    def _insert(self, op: Operation, t: Attribute) -> _Aggregate:
+        base_value = op.operands[0]
+        base = self.values[base_value]
+        # The only user of an aggregate may fill it in place (a string is N inserts, not N^2).
+        agg = base if isinstance(base, _Aggregate) and base_value.has_one_use() else _copy_agg(base, t)
+        if isinstance(op, xllvm.InsertValueOp):
+            agg.insert(list(op.position.iter_values()), self.text(op.value))
+            return agg
+        idx = op.operands[2].owner
+        if not isinstance(idx, xllvm.ConstantOp) or not isinstance(idx.value, IntegerAttr):
+            raise XenzymeError("insertelement in a constant needs a constant index")
+        agg.insert([idx.value.value.data], self.text(op.operands[1]))
+        return agg
+
+
+_FOLDABLE_CASTS = (xllvm.PtrToIntOp, xllvm.IntToPtrOp, xllvm.BitcastOp, ext.AddrSpaceCastOp, xllvm.TruncOp)
+_FOLDABLE_OPS = (
+    ext.GEPOp, xllvm.InsertValueOp, xllvm.InsertElementOp, xllvm.AddOp, xllvm.SubOp, xllvm.XOrOp,
+    *_FOLDABLE_CASTS,
+)  # fmt: skip
+"""Ops that LLVM 22 can spell as constant expressions (or plain aggregate constants)."""
+
+
+def _foldable_kind(op: Operation) -> bool:
+    """`op` may be printed as a constant when its operands are constants.
+
+    Ops with a debug location or metadata stay instructions: a constant has nowhere to keep them.
+    """
+    if op.attributes.get("md") is not None or isinstance(op.location, NameLoc):
+        return False
+    if isinstance(op, xllvm.TruncOp):
+        return _overflow_bits(op) == 0
+    if isinstance(op, xllvm.InsertValueOp | xllvm.InsertElementOp):
+        if not isinstance(op.operands[0].owner, _AGGREGATE_BASES):
+            return False
+        return isinstance(op, xllvm.InsertValueOp) or isinstance(op.operands[2].owner, xllvm.ConstantOp)
+    return True
+
+
+_AGGREGATE_BASES = (xllvm.UndefOp, ext.PoisonOp, xllvm.ZeroOp, xllvm.InsertValueOp, xllvm.InsertElementOp)
 
 
 def _copy_agg(base: str | _Aggregate, t: Attribute) -> _Aggregate:
@@ -780,6 +843,9 @@ class FunctionWriter:
         self.pending_blocks: list[str] = []
         self.edge_labels: dict[tuple[Operation, int], str] = {}
         self.counter = 0
+        self.inline: set[Operation] = set()
+        """Ops printed inline as constants rather than as instructions."""
+        self.consts = ConstantEvaluator(writer)
         self.debug = isinstance(md := fn.attributes.get("md"), ext.MetadataAttachmentsAttr) and md.get("dbg") is not None
 
     # ---- naming ---------------------------------------------------------------------------
@@ -805,10 +871,13 @@ class FunctionWriter:
         if s is not None:
             return s
         owner = v.owner
-        if isinstance(owner, Operation) and isinstance(owner, _CONSTANT_OPS):
+        if isinstance(owner, _CONSTANT_OPS):
             s = constant_literal(owner, self.types)
             assert s is not None
             self.names[v] = s
+            return s
+        if owner in self.inline:
+            s = self.names[v] = self.consts.text(v)
             return s
         raise XenzymeError(
             f"in @{self.fn.sym_name.data}: value used before it is defined, or defined outside the function"
@@ -817,8 +886,31 @@ class FunctionWriter:
     def typed(self, v: SSAValue) -> str:
         return f"{self.types(v.type)} {self.ref(v)}"
 
+    def _foldable(self, op: Operation) -> bool:
+        """Whether `op` is printed inline as a constant: its operands are inline constants.
+
+        Ops are visited in order, so an operand defined later (in a later block) keeps its
+        user an instruction -- correct, merely unfolded.
+        """
+        if not _foldable_kind(op):
+            return False
+        inline = self.inline
+        return all(o.owner in inline for o in op.operands)
+
+    def _fresh_label(self, hint: str | None, index: int) -> str:
+        """A block label (without `%`): the block's name hint if free, else `bbN`."""
+        return self._unique(hint if hint and hint not in self.used else f"bb{index}")
+
+    def _unique(self, name: str) -> str:
+        base, n = name, 0
+        while name in self.used:
+            n += 1
+            name = f"{base}.{n}"
+        self.used.add(name)
+        return name
+
     def label(self, b: Block) -> str:
-        return "%" + self.block_names[b]
+        return local_name(self.block_names[b])
 
     # ---- header ---------------------------------------------------------------------------
 
@@ -883,14 +975,22 @@ class FunctionWriter:
     def _body(self) -> None:
         blocks = list(self.fn.body.blocks)
         for i, b in enumerate(blocks):
-            self.block_names[b] = f"bb{i}"
-            self.used.add(f"bb{i}")
+            self.block_names[b] = self._fresh_label(b.name_hint, i)
+        if not blocks[0].name_hint:
+            # Every value has a name, so an unlabelled entry block is LLVM's numbered slot 0.
+            self.used.discard(self.block_names[blocks[0]])
+            self.block_names[blocks[0]] = "0"
         for b in blocks[1:]:
             for arg in b.args:
                 self.names[arg] = self._fresh(arg.name_hint)
+        inline = self.inline
         for b in blocks:
             for op in b.ops:
-                if op.results and not isinstance(op, _CONSTANT_OPS):
+                if isinstance(op, _CONSTANT_OPS):
+                    inline.add(op)
+                elif isinstance(op, _FOLDABLE_OPS) and self._foldable(op):
+                    inline.add(op)
+                elif op.results:
                     for r in op.results:
                         self.names[r] = self._fresh(r.name_hint)
         # incoming values per (block, predecessor label)
@@ -904,8 +1004,7 @@ class FunctionWriter:
         entry = blocks[0]
         if self.incoming[entry]:
             # LLVM's entry block cannot have predecessors: enter through a fresh block.
-            pre = "entry.pre"
-            self.used.add(pre)
+            pre = self._unique("entry.pre")
             self.lines.append(f"{pre}:")
             self.lines.append(f"  br label {self.label(entry)}")
             params = {a: self.names[a] for a in entry.args}
@@ -913,11 +1012,12 @@ class FunctionWriter:
                 self.names[a] = self._fresh((a.name_hint or "arg") + ".phi")
             self.incoming[entry].insert(0, (pre, list(_ParamRef(params[a]) for a in entry.args)))  # type: ignore[arg-type]
         for b in blocks:
-            self.lines.append(f"{self.block_names[b]}:")
+            if b is not entry or self.incoming[entry] or self.block_names[b] != "0":
+                self.lines.append(f"{_label_text(self.block_names[b])}:")
             if self.incoming[b] or (b is entry and self.incoming[entry]):
                 self._phis(b)
             for op in b.ops:
-                if isinstance(op, _CONSTANT_OPS):
+                if op in inline:
                     continue
                 self._op(op)
             self.lines += self.pending_blocks
@@ -928,10 +1028,13 @@ class FunctionWriter:
         seen: dict[Block, Sequence[SSAValue]] = {}
         for i, (dest, args) in enumerate(ext.successor_operands(term)):
             if dest in seen:
+                # LLVM wants one phi entry per edge, so a second edge with the same values
+                # repeats the entry; different values need a block of their own.
                 if list(seen[dest]) == list(args):
+                    if dest.args:
+                        self.incoming[dest].append((self.block_names[b], args))
                     continue
-                split = f"{self.block_names[b]}.e{i}"
-                self.used.add(split)
+                split = self._unique(f"{self.block_names[b]}.e{i}")
                 self.edge_labels[(term, i)] = split
                 self.incoming[dest].append((split, args))
                 continue
@@ -945,21 +1048,25 @@ class FunctionWriter:
             for pred, args in self.incoming[b]:
                 v = args[k]
                 text = v.text if isinstance(v, _ParamRef) else self.ref(v)
-                entries.append(f"[ {text}, %{pred} ]")
-            self.lines.append(f"  {self.names[arg]} = phi {self.types(arg.type)} {', '.join(entries)}")
+                entries.append(f"[ {text}, {local_name(pred)} ]")
+            line = f"  {self.names[arg]} = phi {self.types(arg.type)} {', '.join(entries)}"
+            self.lines.append(line + self._dbg(arg.location))
 
     def _dest(self, term: Operation, i: int, dest: Block) -> str:
         split = self.edge_labels.get((term, i))
         if split is None:
             return f"label {self.label(dest)}"
-        self.pending_blocks += [f"{split}:", f"  br label {self.label(dest)}"]
-        return f"label %{split}"
+        self.pending_blocks += [f"{_label_text(split)}:", f"  br label {self.label(dest)}"]
+        return f"label {local_name(split)}"
+
+    def _dbg(self, loc: Attribute) -> str:
+        """`, !dbg !N` for a location the importer took from `!dbg` (in functions with debug info)."""
+        if self.debug and isinstance(loc, NameLoc) and loc.desc.data.startswith("!"):
+            return f", !dbg {loc.desc.data}"
+        return ""
 
     def _suffix(self, op: Operation) -> str:
-        s = _md_suffix(op.attributes.get("md"))
-        if self.debug and isinstance(loc := op.location, NameLoc) and loc.desc.data.startswith("!"):
-            s += f", !dbg {loc.desc.data}"
-        return s
+        return _md_suffix(op.attributes.get("md")) + self._dbg(op.location)
 
     def _emit(self, op: Operation, text: str) -> None:
         if op.results:

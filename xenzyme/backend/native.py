@@ -16,17 +16,25 @@ from xenzyme.diagnostics import XenzymeError
 
 @functools.cache
 def initialize() -> None:
+    """Set LLVM up once per process.
+
+    Parsing a module that carries debug info makes LLVM verify it on the spot and abort the
+    process (`Broken module found, compilation aborted!`) when anything is wrong; with the
+    debug-info auto-upgrade off, the module is verified by `ModuleRef.verify` instead, which
+    raises.
+    """
     llb.initialize_native_target()
     llb.initialize_native_asmprinter()
     llb.initialize_all_targets()
     llb.initialize_all_asmprinters()
+    llb.set_option("xenzyme", "-disable-auto-upgrade-debug-info")
 
 
 def parse_verified(text: str, what: str = "generated LLVM IR") -> llb.ModuleRef:
     """Parse and verify LLVM IR that xenzyme produced; failures are internal errors."""
     initialize()
     try:
-        module = llb.parse_assembly(text)
+        module = llb.parse_assembly(text, llb.create_context())
         module.verify()
     except RuntimeError as e:
         detail = str(e).strip().splitlines()

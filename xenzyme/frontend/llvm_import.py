@@ -65,21 +65,27 @@ _LLVM_DIAG = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
 
 
 def _ensure_llvm() -> None:
-    llb.initialize_native_target()
-    llb.initialize_native_asmprinter()
+    from xenzyme.backend.native import initialize
+
+    initialize()
 
 
 def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.ModuleRef:
-    """Parse (text or bitcode) and verify with LLVM; errors become `XenzymeError`s."""
+    """Parse (text or bitcode) and verify with LLVM; errors become `XenzymeError`s.
+
+    Each module gets an LLVM context of its own: in the shared global context, a second module
+    defining `%struct.S` would see it renamed to `%struct.S.0`.
+    """
     _ensure_llvm()
+    context = llb.create_context()
     try:
         if isinstance(text, bytes):
             if text[:2] == b"BC":
-                module = llb.parse_bitcode(text)
+                module = llb.parse_bitcode(text, context)
             else:
-                module = llb.parse_assembly(text.decode("utf-8", errors="replace"))
+                module = llb.parse_assembly(text.decode("utf-8", errors="replace"), context)
         else:
-            module = llb.parse_assembly(text)
+            module = llb.parse_assembly(text, context)
     except RuntimeError as e:
         msg = str(e)
         if m := _LLVM_DIAG.search(msg):
@@ -268,6 +274,12 @@ def _unescape(s: str) -> str:
     return "".join(out)
 
 
+def _signed(value: int, width: int) -> int:
+    """`value` (any integer) as a signed `width`-bit integer."""
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >> (width - 1) else value
+
+
 def _name(tok: str) -> str:
     """`%x`, `@"a b"` -> `x`, `a b`."""
     body = tok[1:]
@@ -303,6 +315,36 @@ def _f128_to_float(bits: int) -> float:
     if Fraction(f) != value:
         raise _Unsupported("fp128 constant is not exactly representable as a double")
     return sign * f
+
+
+_HEX_FLOAT_WIDTH = {"K": 80, "L": 128, "H": 16, "R": 16}
+"""Bit width of the hex float literals LLVM writes for types other than float and double."""
+
+
+def exact_float(tok: str, t: Attribute) -> float | None:
+    """The literal's value as a Python float, or None when a float cannot hold it bit-exactly.
+
+    Doubles (and floats, which LLVM writes as the equal double) always fit.  x86_fp80 and fp128
+    values with more precision or range, and NaN payloads of the narrow types, do not: the
+    importer keeps those as their bits, bitcast from an integer.
+    """
+    try:
+        value = parse_float_literal(tok)
+    except _Unsupported:
+        return None
+    if isinstance(t, Float64Type | Float32Type) or not tok.startswith("0x"):
+        return value
+    from xenzyme.backend.llvm_export import float_literal
+
+    return value if float_literal(value, t) == tok else None
+
+
+def float_bits(tok: str) -> tuple[int, int]:
+    """(bits, width) of a hex float literal (`0xK...`, `0xL...`, `0xH...`, `0xR...`, `0x...`)."""
+    kind = tok[2]
+    if kind in _HEX_FLOAT_WIDTH:
+        return int(tok[3:], 16), _HEX_FLOAT_WIDTH[kind]
+    return int(tok[2:], 16), 64
 
 
 def parse_float_literal(tok: str) -> float:
@@ -818,8 +860,11 @@ class ModuleReader:
             cur.next()
             return IntegerAttr(int(tok) if tok not in ("true", "false") else int(tok == "true"), gtype)
         if isinstance(gtype, _FLOAT_TYPES) and (tok[0].isdigit() or tok[0] in "+-"):
+            value = exact_float(tok, gtype)
+            if value is None:
+                return None
             cur.next()
-            return FloatAttr(parse_float_literal(tok), gtype)
+            return FloatAttr(value, gtype)
         if tok.startswith('c"') and isinstance(gtype, ext.LLVMArrayType):
             cur.next()
             return StringAttr(_unescape(tok[2:-1]))
@@ -869,8 +914,9 @@ class ModuleReader:
                     return True
                 return False
             if tok[:1].isdigit() or tok[:1] in "+-":
-                out.append(parse_float_literal(tok))
-                return True
+                value = exact_float(tok, t)
+                out.append(value)
+                return value is not None
             return False
 
         try:
@@ -959,7 +1005,7 @@ class _ConstBuilder:
         if isinstance(t, IntegerType) and (tok.lstrip("-").isdigit()):
             return self._scalar(IntegerAttr(int(tok), t), t)
         if isinstance(t, _FLOAT_TYPES) and (tok[:1].isdigit() or tok[:1] in "+-"):
-            return self._scalar(FloatAttr(parse_float_literal(tok), t), t)
+            return self._float(tok, t)
         if tok == "splat":
             cur.expect("(")
             et = self.m.parse_type(cur)
@@ -1011,6 +1057,16 @@ class _ConstBuilder:
             raise _Unsupported("internal: SSA value where a constant was expected")
         raise _Unsupported(f"unsupported constant '{tok}'")
 
+    def _float(self, tok: str, t: Attribute) -> SSAValue:
+        """A float constant; one a double cannot hold exactly is a bitcast of its bits."""
+        value = exact_float(tok, t)
+        if value is not None:
+            return self._scalar(FloatAttr(value, t), t)
+        bits, width = float_bits(tok)
+        it = IntegerType(width)
+        as_int = self._scalar(IntegerAttr(_signed(bits, width), it), it)
+        return self._emit(xllvm.BitcastOp.create(operands=[as_int], result_types=[t]))
+
     def _scalar(self, value: Attribute, t: Attribute) -> SSAValue:
         return self._emit(xllvm.ConstantOp.create(properties={"value": value}, result_types=[t]))
 
@@ -1035,8 +1091,10 @@ class _ConstBuilder:
                 return int(tok)
             return None
         if isinstance(t, _FLOAT_TYPES) and (tok[:1].isdigit() or tok[:1] in "+-"):
-            cur.next()
-            return parse_float_literal(tok)
+            value = exact_float(tok, t)
+            if value is not None:
+                cur.next()
+            return value
         return None
 
     def _vector(self, cur: _Cursor, t: Attribute) -> SSAValue:
@@ -1375,6 +1433,8 @@ class FunctionReader:
         entry_label = str(unnamed)
         if _is_label(first):
             entry_label = _label_name(first)
+            if not entry_label[0].isdigit() and _VALID_HINT.match(entry_label):
+                entry.name_hint = entry_label
         self.blocks[entry_label] = entry
         for j in range(self.start + 1, self.end or 0):
             ln = lines[j]
@@ -1384,6 +1444,8 @@ class FunctionReader:
                     blk = Block()
                     self.blocks[label] = blk
                     self.block_order.append(blk)
+                    if not label[0].isdigit() and _VALID_HINT.match(label):
+                        blk.name_hint = label
         # Instructions
         j = self.start + 1
         started = False
@@ -1403,8 +1465,8 @@ class FunctionReader:
             started = True
             text = ln
             # multi-line instructions: switch cases, invoke destinations, landingpad clauses
-            if text.rstrip().endswith("[") and " switch " in f" {text.strip()} ":
-                while not lines[j].strip() == "]":
+            if text.endswith("[") and " switch " in text:
+                while not lines[j].lstrip().startswith("]"):
                     j += 1
                     text += " " + lines[j].strip()
             while j + 1 < (self.end or 0) and lines[j + 1].strip().startswith(
@@ -1514,14 +1576,17 @@ class FunctionReader:
             cur.expect(",")
             incoming[_name(cur.next())] = value_toks
             cur.expect("]")
-            cur.accept(",")
+            if cur.peek() == "," and cur.peek(1) == "[":
+                cur.next()
         arg = block.insert_arg(t, len(block.args))
         if result is not None:
             self._define(result, arg)
         self.phis.setdefault(block, []).append((t, incoming))
-        while cur.accept(","):  # a phi's !dbg has nowhere to go: block arguments have no location
-            cur.next()
-            cur.next()
+        while cur.accept(","):  # a phi's !dbg is its block argument's location
+            kind, node = cur.next(), cur.next()
+            if kind != "!dbg" or not node[1:].isdigit():
+                raise _Unsupported(f"metadata {kind} on a phi is not supported")
+            arg.location = self.m.location(int(node[1:]))
 
     def _incoming(self, succ: Block, pred_label: str) -> list[SSAValue]:
         out: list[SSAValue] = []
