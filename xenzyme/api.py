@@ -133,3 +133,133 @@ def to_object(module: ModuleOp, path: str | os.PathLike[str] | None = None, *, c
     if path is not None:
         Path(path).write_bytes(data)
     return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Derivatives
+# ---------------------------------------------------------------------------------------------
+
+
+class GradientFunction:
+    """A compiled reverse-mode derivative, called like Enzyme's `__enzyme_autodiff`.
+
+    Arguments are the function's, each `dup` argument followed by its shadow (a numpy array the
+    derivative is accumulated into).  The result is the derivative of each `active` argument:
+    one float, a tuple of them, or None.
+    """
+
+    def __init__(self, jit: JITModule, wrapper: str, activity: Sequence[str], result_types: Sequence[object]):
+        self.jit = jit
+        self.activity = list(activity)
+        self._fn = jit.function(wrapper)
+        self._result_types = list(result_types)
+
+    def __call__(self, *args: object) -> object:
+        import ctypes
+
+        if not self._result_types:
+            self._fn(*args)
+            return None
+        fields = [(f"d{i}", t) for i, t in enumerate(self._result_types)]
+        out = type("Derivatives", (ctypes.Structure,), {"_fields_": fields})()
+        self._fn(ctypes.addressof(out), *args)
+        values = tuple(getattr(out, name) for name, _ in fields)
+        return values[0] if len(values) == 1 else values
+
+
+def default_activity(module: ModuleOp, function: str) -> list[str]:
+    """Enzyme's defaults: floating point is active, pointers are duplicated, integers constant."""
+    from xenzyme.dialects.autodiff import is_float_like
+    from xenzyme.dialects.llvm_ext import LLVMPointerType
+
+    fn = _find_function(module, function)
+    return [
+        "active" if is_float_like(t) else "dup" if isinstance(t, LLVMPointerType) else "const"
+        for t in fn.function_type.inputs.data
+    ]
+
+
+def _find_function(module: ModuleOp, name: str):
+    from xdsl.dialects.llvm import FuncOp
+
+    for op in module.ops:
+        if isinstance(op, FuncOp) and op.sym_name.data == name:
+            return op
+    raise XenzymeError(f"no function named '{name}' in the module")
+
+
+def gradient(
+    source: ModuleOp | str | os.PathLike[str],
+    function: str,
+    activity: Sequence[str] | None = None,
+    *,
+    preopt: int = 2,
+    postopt: int = 3,
+    clang_flags: Sequence[str] | None = None,
+) -> GradientFunction:
+    """Compile the reverse-mode derivative of `function` and return it as a Python callable.
+
+        g = xenzyme.gradient("model.c", "loss", activity=["dup", "const"])
+        dx = np.zeros_like(x)
+        g(x, dx, n)          # dx += d loss / d x
+
+    `activity` has one entry per argument (`active`, `dup`, `dupnoneed`, `const`); by default
+    floats are active, pointers duplicated and integers constant, as in Enzyme.
+    """
+    import ctypes
+
+    from xdsl.builder import Builder
+    from xdsl.dialects import llvm as xllvm
+    from xdsl.ir import Block, Region
+    from xdsl.rewriter import InsertPoint
+
+    from xenzyme.dialects import autodiff as ad
+    from xenzyme.dialects import llvm_ext as ext
+    from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
+    from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+    from xenzyme.transforms.reverse_diff import ReverseDiffPass
+
+    module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
+    fn = _find_function(module, function)
+    if not fn.body.blocks:
+        raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
+    acts = list(activity) if activity is not None else default_activity(module, function)
+    params = list(fn.function_type.inputs.data)
+    if len(acts) != len(params):
+        raise XenzymeError(f"'{function}' takes {len(params)} arguments, {len(acts)} activities given")
+    for a in acts:
+        if a not in ad.ARG_ACTIVITIES:
+            raise XenzymeError(f"unknown activity '{a}' (use {', '.join(ad.ARG_ACTIVITIES)})")
+    if fn.linkage.linkage.data in ("internal", "private"):
+        fn.properties["linkage"] = xllvm.LinkageAttr("external")  # keep it through optimisation
+    strip_optnone(module)
+    if preopt:
+        run_llvm_pipeline(module, preopt)
+    fn = _find_function(module, function)
+    ret = fn.function_type.output
+    ret_act = "none" if isinstance(ret, ext.LLVMVoidType) else "active" if ad.is_float_like(ret) else "const"
+    actives = [t for t, a in zip(params, acts, strict=True) if a == "active"]
+    rtype = ad.derivative_result_type(actives)
+    # The wrapper: derivatives are stored through a pointer (portable across ABIs).
+    wrapper_params: list = [ext.LLVMPointerType()] if rtype is not None else []
+    for t, a in zip(params, acts, strict=True):
+        wrapper_params += [t, t] if ad.has_shadow(a) else [t]
+    entry = Block(arg_types=wrapper_params)
+    b = Builder(InsertPoint.at_end(entry))
+    args = list(entry.args[1:] if rtype is not None else entry.args)
+    req = b.insert(ad.AutodiffOp(function, args, acts, ret_act, rtype))
+    if rtype is not None:
+        b.insert(xllvm.StoreOp(req.res, entry.args[0]))
+    b.insert(xllvm.ReturnOp())
+    name = f"__xenzyme_gradient_{function}"
+    wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(wrapper_params, ext.LLVMVoidType()),
+                           linkage=xllvm.LinkageAttr("external"), body=Region([entry]))  # fmt: skip
+    module.body.block.add_op(wrapper)
+    ReverseDiffPass().apply(context(), module)
+    LowerAutodiffPass().apply(context(), module)
+    if postopt:
+        run_llvm_pipeline(module, postopt)
+    jit = JITModule(module, opt_level=0)
+    ctypes_of = {"f64": ctypes.c_double, "f32": ctypes.c_float}
+    result_types = [ctypes_of.get(str(t), ctypes.c_double) for t in actives]
+    return GradientFunction(jit, name, acts, result_types)

@@ -1,0 +1,25 @@
+"""Shared fixtures: paths and the toolchain used by the end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+XENZYME_OPT = [sys.executable, "-m", "xenzyme.cli.xenzyme_opt"]
+
+
+def clang() -> str:
+    path = shutil.which("clang-19") or "/usr/lib/llvm-19/bin/clang"
+    if not os.path.exists(path):
+        pytest.skip("clang-19 is not installed (run `make setup`)")
+    return path
+
+
+def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=kw.pop("timeout", 300), **kw)

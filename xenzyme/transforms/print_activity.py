@@ -1,0 +1,78 @@
+"""`print-activity`: annotate a function with the results of activity analysis, for tests.
+
+    xenzyme-opt f.ll -p 'print-activity{function=f args=active,dup,const ret=active}'
+
+Each op gets `activity = ["active" | "dup" | "const", ...]`, one word per result: `active` for
+values that carry a derivative, `dup` for pointers with a shadow, `const` for the rest; the
+function gets `arg_activity` and `block_activity` (block arguments of the other blocks, in
+order).  Without options, every function that an `autodiff.autodiff` request names is analysed
+with that request's activities.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import SSAValue
+from xdsl.passes import ModulePass
+
+from xenzyme.analysis.activity import ActivityInfo, analyze_activity
+from xenzyme.analysis.cfg import CFG
+from xenzyme.diagnostics import XenzymeError
+from xenzyme.dialects import autodiff as ad
+
+
+def _word(info: ActivityInfo, v: SSAValue) -> str:
+    if info.is_active(v):
+        return "active"
+    if info.has_shadow(v):
+        return "dup"
+    return "const"
+
+
+def annotate(module: ModuleOp, fn: xllvm.FuncOp, acts: list[str], ret: str) -> None:
+    cfg = CFG(fn.body)
+    constant = {g.sym_name.data for g in module.ops if isinstance(g, xllvm.GlobalOp) and g.constant is not None}
+    info = analyze_activity(cfg, list(cfg.entry.args), acts, ret, constant)
+    fn.attributes["arg_activity"] = ArrayAttr([StringAttr(_word(info, a)) for a in cfg.entry.args])
+    block_words = [StringAttr(_word(info, a)) for b in cfg.rpo[1:] for a in b.args]
+    if block_words:
+        fn.attributes["block_activity"] = ArrayAttr(block_words)
+    for b in cfg.rpo:
+        for op in b.ops:
+            if op.results:
+                op.attributes["activity"] = ArrayAttr([StringAttr(_word(info, r)) for r in op.results])
+
+
+@dataclass(frozen=True)
+class PrintActivityPass(ModulePass):
+    """Attach activity-analysis results to the IR as attributes."""
+
+    name = "print-activity"
+
+    function: str | None = None
+    args: tuple[str, ...] = ()
+    ret: str = "active"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        funcs = {f.sym_name.data: f for f in op.ops if isinstance(f, xllvm.FuncOp)}
+        if self.function is not None:
+            fn = funcs.get(self.function)
+            if fn is None or not fn.body.blocks:
+                raise XenzymeError(f"print-activity: no function body named @{self.function}")
+            acts = list(self.args)
+            n = len(fn.function_type.inputs.data)
+            if len(acts) != n:
+                raise XenzymeError(f"print-activity: @{self.function} takes {n} arguments, {len(acts)} activities given")
+            for a in acts:
+                if a not in ad.ARG_ACTIVITIES:
+                    raise XenzymeError(f"print-activity: unknown activity '{a}'")
+            annotate(op, fn, acts, self.ret)
+            return
+        for req in [o for o in op.walk() if isinstance(o, ad.AutodiffOp)]:
+            fn = funcs.get(req.callee.string_value())
+            if fn is not None and fn.body.blocks:
+                annotate(op, fn, req.activities, req.ret_activity.data)
