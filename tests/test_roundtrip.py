@@ -200,8 +200,11 @@ def _reference(case: Case, cache: Path, work: Path) -> tuple[Path, dict[str, obj
 
 
 @pytest.fixture(scope="session")
-def roundtrip_cache(request: pytest.FixtureRequest) -> Path:
-    return Path(request.config.cache.mkdir("xenzyme-roundtrip"))
+def roundtrip_cache(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    cache = getattr(request.config, "cache", None)  # absent under `-p no:cacheprovider`
+    if cache is None:
+        return tmp_path_factory.mktemp("roundtrip-cache")
+    return Path(cache.mkdir("xenzyme-roundtrip"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,19 +213,19 @@ def roundtrip_cache(request: pytest.FixtureRequest) -> Path:
 
 
 def _fidelity(ir: Path) -> str:
-    """Diff between LLVM's reading of `ir` and of xenzyme's export of it ('' when equal)."""
+    """Diff between LLVM's reading of `ir` and of xenzyme's export of it ('' when equal).
+
+    The imported module must also pass xDSL's verifier: passes verify after they run.
+    """
     from xenzyme.backend.llvm_export import export_module
     from xenzyme.frontend.llvm_import import import_llvm_ir
     from xenzyme.tools.ir_diff import canonical_text, diff
 
     data = ir.read_bytes()
-    source: str | bytes = data if case_is_bitcode(data) else data.decode()
-    exported = export_module(import_llvm_ir(source, str(ir)))
-    return diff(canonical_text(source), canonical_text(exported))
-
-
-def case_is_bitcode(data: bytes) -> bool:
-    return data[:2] == b"BC"
+    source: str | bytes = data if data[:2] == b"BC" else data.decode()
+    module = import_llvm_ir(source, str(ir))
+    module.verify()
+    return diff(canonical_text(source), canonical_text(export_module(module)))
 
 
 @pytest.mark.skipif(CLANG is None, reason="clang-19 is not installed")

@@ -272,7 +272,20 @@ def _fn_attrs(passthrough: Attribute | None) -> str:
 
 
 def _fmf(op: Operation) -> str:
+    """`fast `, `nnan nsz `, ...: the op's fast-math flags as LLVM writes them, or ''."""
     fmf = op.properties.get("fastmathFlags") or op.attributes.get("fastmathFlags")
+    if fmf is None:
+        return ""
+    text = _FMF_TEXT.get(fmf)
+    if text is None:
+        text = _FMF_TEXT[fmf] = _fmf_text(fmf)
+    return text
+
+
+_FMF_TEXT: dict[Attribute, str] = {}
+
+
+def _fmf_text(fmf: Attribute) -> str:
     if not isinstance(fmf, xllvm.FastMathAttr) or not fmf.data:
         return ""
     if len(fmf.data) == len(xllvm.FastMathFlag):
@@ -304,7 +317,10 @@ _ORDERING = xllvm.ATOMIC_ORDERING_KEYWORDS
 
 def export_module(module: ModuleOp) -> str:
     """The module as LLVM IR text (LLVM 22 syntax)."""
-    return ModuleWriter(module).write()
+    from xenzyme.frontend.llvm_import import paused_gc
+
+    with paused_gc():
+        return ModuleWriter(module).write()
 
 
 class ModuleWriter:
@@ -675,6 +691,11 @@ _FOLDABLE_OPS = (
     *_FOLDABLE_CASTS,
 )  # fmt: skip
 """Ops that LLVM 22 can spell as constant expressions (or plain aggregate constants)."""
+_FOLDABLE_TYPES = frozenset(_FOLDABLE_OPS)
+
+_ICMP_NAMES = {int(f.to_int()): str(f) for f in xllvm.ICmpPredicateFlag}
+_FCMP_NAMES = {int(f.to_int()): str(f).lstrip("_") for f in xllvm.FCmpPredicateFlag}
+"""Predicate numbers (the `predicate` property) to LLVM's keywords."""
 
 
 def _foldable_kind(op: Operation) -> bool:
@@ -741,6 +762,8 @@ def constant_literal(op: Operation, types: TypePrinter) -> str | None:
 
 
 _CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
+_CONSTANT_TYPES = frozenset(_CONSTANT_OPS)
+"""The same, for `type(op) in` tests: op classes are ABCs, and `isinstance` on them is slow."""
 
 _CAST_KEYWORDS: dict[type, str] = {
     xllvm.TruncOp: "trunc", xllvm.ZExtOp: "zext", xllvm.SExtOp: "sext",
@@ -871,7 +894,7 @@ class FunctionWriter:
         if s is not None:
             return s
         owner = v.owner
-        if isinstance(owner, _CONSTANT_OPS):
+        if type(owner) in _CONSTANT_TYPES:
             s = constant_literal(owner, self.types)
             assert s is not None
             self.names[v] = s
@@ -986,9 +1009,10 @@ class FunctionWriter:
         inline = self.inline
         for b in blocks:
             for op in b.ops:
-                if isinstance(op, _CONSTANT_OPS):
+                kind = type(op)
+                if kind in _CONSTANT_TYPES:
                     inline.add(op)
-                elif isinstance(op, _FOLDABLE_OPS) and self._foldable(op):
+                elif kind in _FOLDABLE_TYPES and self._foldable(op):
                     inline.add(op)
                 elif op.results:
                     for r in op.results:
@@ -1066,7 +1090,8 @@ class FunctionWriter:
         return ""
 
     def _suffix(self, op: Operation) -> str:
-        return _md_suffix(op.attributes.get("md")) + self._dbg(op.location)
+        s = _md_suffix(op.attributes.get("md")) if op.attributes else ""
+        return s + self._dbg(op.location) if self.debug else s
 
     def _emit(self, op: Operation, text: str) -> None:
         if op.results:
@@ -1115,14 +1140,19 @@ class FunctionWriter:
         self._emit(op, f"{kw} {flags}{self.typed(op.operands[0])} to {self.types(op.results[0].type)}")
 
     def _icmp(self, op: ext.ICmpOp) -> None:
-        ss = "samesign " if op.samesign is not None else ""
-        self._emit(op, f"icmp {ss}{op.predicate_name} {self.typed(op.lhs)}, {self.ref(op.rhs)}")
+        ss = "samesign " if "samesign" in op.properties else ""
+        pred = _ICMP_NAMES[op.properties["predicate"].value.data]  # type: ignore[attr-defined]
+        a, b = op.operands
+        self._emit(op, f"icmp {ss}{pred} {self.typed(a)}, {self.ref(b)}")
 
     def _fcmp(self, op: ext.FCmpOp) -> None:
-        self._emit(op, f"fcmp {_fmf(op)}{op.predicate_name} {self.typed(op.lhs)}, {self.ref(op.rhs)}")
+        pred = _FCMP_NAMES[op.properties["predicate"].value.data]  # type: ignore[attr-defined]
+        a, b = op.operands
+        self._emit(op, f"fcmp {_fmf(op)}{pred} {self.typed(a)}, {self.ref(b)}")
 
     def _select(self, op: ext.SelectOp) -> None:
-        self._emit(op, f"select {_fmf(op)}{self.typed(op.cond)}, {self.typed(op.lhs)}, {self.typed(op.rhs)}")
+        c, a, b = op.operands
+        self._emit(op, f"select {_fmf(op)}{self.typed(c)}, {self.typed(a)}, {self.typed(b)}")
 
     def _alloca(self, op: xllvm.AllocaOp) -> None:
         text = f"alloca {'inalloca ' if 'inalloca' in op.attributes else ''}{self.types(op.elem_type)}, {self.typed(op.size)}"
@@ -1141,20 +1171,24 @@ class FunctionWriter:
         return "atomic ", f"{s} {_ORDERING[ordering]}"
 
     def _load(self, op: xllvm.LoadOp) -> None:
-        atomic, order = self._atomic(op, op.ordering.value.data)
-        vol = "volatile " if "volatile_" in op.attributes or "volatile_" in op.properties else ""
-        text = f"load {atomic}{vol}{self.types(op.dereferenced_value.type)}, {self.typed(op.ptr)}{order}"
-        if op.alignment is not None:
-            text += f", align {op.alignment.value.data}"
+        props = op.properties
+        ordering = props.get("ordering")
+        atomic, order = self._atomic(op, ordering.value.data if ordering is not None else 0)  # type: ignore[attr-defined]
+        vol = "volatile " if "volatile_" in op.attributes or "volatile_" in props else ""
+        text = f"load {atomic}{vol}{self.types(op.results[0].type)}, {self.typed(op.operands[0])}{order}"
+        if (align := props.get("alignment")) is not None:
+            text += f", align {align.value.data}"  # type: ignore[attr-defined]
         self._emit(op, text)
 
     def _store(self, op: xllvm.StoreOp) -> None:
-        ordering = op.ordering.value.data if op.ordering is not None else 0
-        atomic, order = self._atomic(op, ordering)
-        vol = "volatile " if op.volatile_ is not None else ""
-        text = f"store {atomic}{vol}{self.typed(op.value)}, {self.typed(op.ptr)}{order}"
-        if op.alignment is not None:
-            text += f", align {op.alignment.value.data}"
+        props = op.properties
+        ordering = props.get("ordering")
+        atomic, order = self._atomic(op, ordering.value.data if ordering is not None else 0)  # type: ignore[attr-defined]
+        vol = "volatile " if "volatile_" in props else ""
+        value, ptr = op.operands
+        text = f"store {atomic}{vol}{self.typed(value)}, {self.typed(ptr)}{order}"
+        if (align := props.get("alignment")) is not None:
+            text += f", align {align.value.data}"  # type: ignore[attr-defined]
         self._emit(op, text)
 
     def _gep(self, op: ext.GEPOp) -> None:

@@ -16,6 +16,9 @@ See `xenzyme.dialects.llvm_ext` for where flags, attributes and metadata are kep
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import gc
 import math
 import re
 import struct
@@ -46,13 +49,16 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     TensorType,
     UnitAttr,
+    UnknownLoc,
     UnrealizedConversionCastOp,
     VectorType,
     i1,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir.core import SSAValues, Use
+from xdsl.irdl import IRDLOperation, OptionalDef
 
 from xenzyme.diagnostics import XenzymeError, error_at
 from xenzyme.dialects import llvm_ext as ext
@@ -111,6 +117,165 @@ def import_llvm_ir(text: str | bytes, filename: str = "<input>") -> ModuleOp:
     module = parse_llvm_module(text, filename)
     original = text if isinstance(text, str) else None
     return ModuleReader(str(module), filename, original).read()
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared attribute instances
+# ---------------------------------------------------------------------------------------------
+# Building an attribute verifies it (~10 us); a module repeats the same few alignments, flags,
+# types and small integers thousands of times, so each distinct one is built once.  Attributes
+# are immutable, so sharing them is safe.
+
+_memo = functools.lru_cache(maxsize=1 << 16)
+_UNIT = UnitAttr()
+_UNKNOWN = UnknownLoc()
+
+
+@_memo
+def _int_attr(value: int, t: Attribute) -> IntegerAttr:
+    return IntegerAttr(value, t)
+
+
+@_memo
+def _float_attr(tok: str, value: float, t: Attribute) -> FloatAttr:
+    """Keyed by the literal too: 0.0 and -0.0 compare equal as floats."""
+    return FloatAttr(value, t)
+
+
+@_memo
+def _str_attr(s: str) -> StringAttr:
+    return StringAttr(s)
+
+
+@_memo
+def _sym(name: str) -> SymbolRefAttr:
+    return SymbolRefAttr(name)
+
+
+@_memo
+def _dense(t: Attribute, values: tuple[int, ...]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(t, values)
+
+
+@_memo
+def _cconv(name: str) -> xllvm.CallingConventionAttr:
+    return xllvm.CallingConventionAttr(name)
+
+
+@_memo
+def _tail(kind: str) -> xllvm.TailCallKindAttr:
+    return xllvm.TailCallKindAttr(xllvm.TailCallKind(kind))
+
+
+@_memo
+def _dict_attr(items: tuple[tuple[str, Attribute], ...]) -> DictionaryAttr:
+    return DictionaryAttr(dict(items))
+
+
+@_memo
+def _array_attr(items: tuple[Attribute, ...]) -> ArrayAttr:
+    return ArrayAttr(items)
+
+
+def _dicts(dicts: Sequence[dict[str, Attribute]]) -> ArrayAttr:
+    """`[{...}, ...]` of parameter attributes, shared between identical lists."""
+    return _array_attr(tuple(_dict_attr(tuple(d.items())) for d in dicts))
+
+
+@_memo
+def _int_type(width: int) -> IntegerType:
+    return IntegerType(width)
+
+
+@_memo
+def _vector_type(elem: Attribute, n: int) -> VectorType:
+    return VectorType(elem, [n])
+
+
+@_memo
+def _array_type(n: int, elem: Attribute) -> ext.LLVMArrayType:
+    return ext.LLVMArrayType(n, elem)
+
+
+@_memo
+def _struct_type(fields: tuple[Attribute, ...]) -> ext.LLVMStructType:
+    return ext.LLVMStructType.from_type_list(fields)
+
+
+@_memo
+def _ptr_type(space: int) -> ext.LLVMPointerType:
+    return ext.LLVMPointerType(IntAttr(space)) if space else ext.LLVMPointerType()
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Python's cycle collector off for a while, as it was after.
+
+    Building or printing a module allocates millions of objects and next to no garbage; the
+    collector would rescan the ever larger heap again and again -- about half the time of
+    importing 100k instructions.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _create(
+    cls: type[Operation],
+    operands: Sequence[SSAValue] = (),
+    result_types: Sequence[Attribute] = (),
+    properties: dict[str, Attribute] | None = None,
+    attributes: dict[str, Attribute] | None = None,
+    successors: Sequence[Block] = (),
+) -> Operation:
+    """What `cls.create(...)` builds, at a third of the cost; ops are what an import makes most.
+
+    `Operation.__init__` runs generic setters (use lists of empty successor tuples, a fresh
+    `UnknownLoc` per op, default properties looked up per op); here the defaults come from a
+    per-class table and the location is shared.  Like `create`, it does not check the op: the
+    caller passes complete operands and, for variadic groups, `operandSegmentSizes`.
+    """
+    op = cls.__new__(cls)
+    uses = []
+    for i, v in enumerate(operands):
+        use = Use(op, i)
+        v.add_use(use)
+        uses.append(use)
+    op._operands = SSAValues(operands)
+    op._operand_uses = tuple(uses)
+    op.results = SSAValues([OpResult(t, op, i) for i, t in enumerate(result_types)])
+    default_props, default_attrs = _defaults(cls)
+    op.properties = {**default_props, **properties} if properties else dict(default_props)
+    op.attributes = {**default_attrs, **attributes} if attributes else dict(default_attrs)
+    op.location = _UNKNOWN
+    if successors:
+        op.successors = successors
+    return op
+
+
+_DEFAULTS: dict[type, tuple[dict[str, Attribute], dict[str, Attribute]]] = {}
+
+
+def _defaults(cls: type[Operation]) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """The properties and attributes an op of `cls` gets when not given (IRDL defaults)."""
+    found = _DEFAULTS.get(cls)
+    if found is not None:
+        return found
+    props: dict[str, Attribute] = {}
+    attrs: dict[str, Attribute] = {}
+    if issubclass(cls, IRDLOperation):
+        op_def = cls.get_irdl_definition()
+        for table, defs in ((props, op_def.properties), (attrs, op_def.attributes)):
+            for name, d in defs.items():
+                if not isinstance(d, OptionalDef) and d.default_value is not None:
+                    table[name] = d.default_value
+    _DEFAULTS[cls] = (props, attrs)
+    return props, attrs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,19 +357,29 @@ class _Cursor:
         self.pos = 0
         self.line = line
 
+    # The three accessors below run millions of times per module: no bounds test unless needed.
+
     def peek(self, ahead: int = 0) -> str:
-        i = self.pos + ahead
-        return self.toks[i] if i < len(self.toks) else ""
+        try:
+            return self.toks[self.pos + ahead]
+        except IndexError:
+            return ""
 
     def next(self) -> str:
-        t = self.peek()
-        self.pos += 1
-        return t
+        pos = self.pos
+        self.pos = pos + 1
+        try:
+            return self.toks[pos]
+        except IndexError:
+            return ""
 
     def accept(self, tok: str) -> bool:
-        if self.peek() == tok:
-            self.pos += 1
-            return True
+        try:
+            if self.toks[self.pos] == tok:
+                self.pos += 1
+                return True
+        except IndexError:
+            pass
         return False
 
     def expect(self, tok: str) -> None:
@@ -248,7 +423,10 @@ class _Unsupported(Exception):
 
 
 def _tokens(line: str) -> list[str]:
-    return [t for t in _TOKEN.findall(line) if t[0] != ";"]
+    toks = _TOKEN.findall(line)
+    if ";" in line:
+        return [t for t in toks if t[0] != ";"]
+    return toks
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,20 +573,20 @@ class _AttrReader:
                 val = ""
                 if cur.accept("="):
                     val = _unescape(cur.next()[1:-1])
-                out[key] = StringAttr(val)
+                out[key] = _str_attr(val)
             elif tok in ("align", "alignstack") and cur.peek() != "(":
-                out[_attr_key(tok)] = IntegerAttr(int(cur.next()), i64)
+                out[_attr_key(tok)] = _int_attr(int(cur.next()), i64)
             elif cur.peek() == "(":
                 if tok in ("byval", "sret", "byref", "preallocated", "inalloca", "elementtype"):
                     cur.expect("(")
                     out[_attr_key(tok)] = self.parse_type(cur)
                     cur.expect(")")
                 elif tok in ("dereferenceable", "dereferenceable_or_null", "align", "alignstack"):
-                    out[_attr_key(tok)] = IntegerAttr(int(cur.balanced()), i64)
+                    out[_attr_key(tok)] = _int_attr(int(cur.balanced()), i64)
                 else:
-                    out[_attr_key(tok)] = StringAttr(cur.balanced())
+                    out[_attr_key(tok)] = _str_attr(cur.balanced())
             else:
-                out[_attr_key(tok)] = UnitAttr()
+                out[_attr_key(tok)] = _UNIT
         return out
 
     @staticmethod
@@ -424,16 +602,16 @@ class _AttrReader:
                 cur.next()
                 key = _unescape(tok[1:-1])
                 val = _unescape(cur.next()[1:-1]) if cur.accept("=") else ""
-                out.append(ArrayAttr([StringAttr(key), StringAttr(val)]))
+                out.append(_array_attr((_str_attr(key), _str_attr(val))))
             elif re.fullmatch(r"[a-z_][a-z0-9_]*", tok) and tok not in (
                 "section", "partition", "comdat", "align", "gc", "prefix", "prologue",
                 "personality", "to", "unwind",
             ):  # fmt: skip
                 cur.next()
                 if cur.peek() == "(":
-                    out.append(StringAttr(f"{tok}({cur.balanced()})"))
+                    out.append(_str_attr(f"{tok}({cur.balanced()})"))
                 else:
-                    out.append(StringAttr(tok))
+                    out.append(_str_attr(tok))
             else:
                 break
         return out
@@ -447,14 +625,14 @@ def _group_attrs(body: str) -> list[Attribute]:
         if tok.startswith('"'):
             key = _unescape(tok[1:-1])
             val = _unescape(cur.next()[1:-1]) if cur.accept("=") else ""
-            out.append(ArrayAttr([StringAttr(key), StringAttr(val)]))
+            out.append(_array_attr((_str_attr(key), _str_attr(val))))
         elif cur.peek() == "(":
-            out.append(StringAttr(f"{tok}({cur.balanced()})"))
+            out.append(_str_attr(f"{tok}({cur.balanced()})"))
         elif tok == "alignstack" and cur.peek() == "=":
             cur.next()
-            out.append(StringAttr(f"alignstack({cur.next()})"))
+            out.append(_str_attr(f"alignstack({cur.next()})"))
         else:
-            out.append(StringAttr(tok))
+            out.append(_str_attr(tok))
     return out
 
 
@@ -578,10 +756,10 @@ class ModuleReader:
         if (t := _SCALAR_TYPES.get(tok)) is not None:
             if tok == "ptr" and cur.peek() == "addrspace":
                 cur.next()
-                return ext.LLVMPointerType(IntAttr(int(cur.balanced())))
+                return _ptr_type(int(cur.balanced()))
             return t
         if tok[0] == "i" and tok[1:].isdigit():
-            return IntegerType(int(tok[1:]))
+            return _int_type(int(tok[1:]))
         if tok == "<":
             if cur.peek() == "{":
                 cur.next()
@@ -594,15 +772,15 @@ class ModuleReader:
             cur.expect("x")
             elem = self.parse_type(cur)
             cur.expect(">")
-            return VectorType(elem, [n])
+            return _vector_type(elem, n)
         if tok == "[":
             n = int(cur.next())
             cur.expect("x")
             elem = self.parse_type(cur)
             cur.expect("]")
-            return ext.LLVMArrayType(n, elem)
+            return _array_type(n, elem)
         if tok == "{":
-            return ext.LLVMStructType.from_type_list(self._type_list(cur, "}"))
+            return _struct_type(tuple(self._type_list(cur, "}")))
         if tok.startswith("%"):
             return self.named_struct(_name(tok))
         if tok in ("ppc_fp128", "x86_amx", "label", "target"):
@@ -639,6 +817,10 @@ class ModuleReader:
     # ---- top level ------------------------------------------------------------------------
 
     def read(self) -> ModuleOp:
+        with paused_gc():
+            return self._read()
+
+    def _read(self) -> ModuleOp:
         self._prescan()
         module_attrs: dict[str, Attribute] = {}
         body: list[Operation] = []
@@ -747,28 +929,28 @@ class ModuleReader:
                 linkage = cur.next()
             elif tok == "dso_local":
                 cur.next()
-                props["dso_local"] = UnitAttr()
+                props["dso_local"] = _UNIT
             elif tok == "dso_preemptable":
                 cur.next()
             elif tok in _VISIBILITY:
                 cur.next()
-                props["visibility_"] = IntegerAttr(_VISIBILITY[tok], i64)
+                props["visibility_"] = _int_attr(_VISIBILITY[tok], i64)
             elif tok in ("dllimport", "dllexport"):
                 attrs["dll_storage"] = StringAttr(cur.next())
             elif tok == "thread_local":
                 cur.next()
-                props["thread_local_"] = UnitAttr()
+                props["thread_local_"] = _UNIT
                 if cur.peek() == "(":
                     attrs["tls_model"] = StringAttr(cur.balanced())
             elif tok in _UNNAMED_ADDR:
                 cur.next()
-                props["unnamed_addr"] = IntegerAttr(_UNNAMED_ADDR[tok], i64)
+                props["unnamed_addr"] = _int_attr(_UNNAMED_ADDR[tok], i64)
             elif tok == "addrspace":
                 cur.next()
-                props["addr_space"] = IntegerAttr(int(cur.balanced()), i32)
+                props["addr_space"] = _int_attr(int(cur.balanced()), i32)
             elif tok == "externally_initialized":
                 cur.next()
-                attrs["externally_initialized"] = UnitAttr()
+                attrs["externally_initialized"] = _UNIT
             else:
                 break
         kind = cur.next()
@@ -779,7 +961,7 @@ class ModuleReader:
         if kind not in ("global", "constant"):
             raise _Unsupported(f"unexpected '{kind}' in global declaration")
         if kind == "constant":
-            props["constant"] = UnitAttr()
+            props["constant"] = _UNIT
         gtype = self.parse_type(cur)
         region = Region()
         if not cur.at_end() and cur.peek() != "," and not cur.peek().startswith("#"):
@@ -796,7 +978,7 @@ class ModuleReader:
             elif tok == "comdat":
                 attrs["comdat"] = StringAttr(_name(cur.balanced()) if cur.peek() == "(" else name)
             elif tok == "align":
-                props["alignment"] = IntegerAttr(int(cur.next()), i64)
+                props["alignment"] = _int_attr(int(cur.next()), i64)
             elif tok == "code_model":
                 attrs["code_model"] = StringAttr(_unescape(cur.next()[1:-1]))
             elif tok.startswith("!"):
@@ -812,7 +994,7 @@ class ModuleReader:
                 "global_type": gtype,
                 "sym_name": StringAttr(name),
                 "linkage": xllvm.LinkageAttr(linkage),
-                "addr_space": props.pop("addr_space", IntegerAttr(0, i32)),
+                "addr_space": props.pop("addr_space", _int_attr(0, i32)),
                 **props,
             },
             attributes=attrs,
@@ -858,7 +1040,7 @@ class ModuleReader:
         tok = cur.peek()
         if isinstance(gtype, IntegerType) and (tok.lstrip("-").isdigit() or tok in ("true", "false")):
             cur.next()
-            return IntegerAttr(int(tok) if tok not in ("true", "false") else int(tok == "true"), gtype)
+            return _int_attr(int(tok) if tok not in ("true", "false") else int(tok == "true"), gtype)
         if isinstance(gtype, _FLOAT_TYPES) and (tok[0].isdigit() or tok[0] in "+-"):
             value = exact_float(tok, gtype)
             if value is None:
@@ -990,32 +1172,36 @@ class _ConstBuilder:
         tok = cur.next()
         if tok.startswith("@"):
             return self._emit(
-                xllvm.AddressOfOp.create(
-                    properties={"global_name": SymbolRefAttr(_name(tok))}, result_types=[t]
+                _create(
+                    xllvm.AddressOfOp,
+                    properties={"global_name": _sym(_name(tok))},
+                    result_types=[t],
                 )
             )
         if tok == "null" or tok == "zeroinitializer":
             return self.zero(t)
         if tok == "undef":
-            return self._emit(xllvm.UndefOp.create(result_types=[t]))
+            return self._emit(_create(xllvm.UndefOp, result_types=[t]))
         if tok == "poison":
-            return self._emit(ext.PoisonOp.create(result_types=[t]))
+            return self._emit(_create(ext.PoisonOp, result_types=[t]))
         if tok in ("true", "false"):
-            return self._scalar(IntegerAttr(int(tok == "true"), t), t)
+            return self._scalar(_int_attr(int(tok == "true"), t), t)
         if isinstance(t, IntegerType) and (tok.lstrip("-").isdigit()):
-            return self._scalar(IntegerAttr(int(tok), t), t)
+            return self._scalar(_int_attr(int(tok), t), t)
         if isinstance(t, _FLOAT_TYPES) and (tok[:1].isdigit() or tok[:1] in "+-"):
             return self._float(tok, t)
         if tok == "splat":
+            if not isinstance(t, VectorType):
+                raise _Unsupported("splat of a non-vector type")
             cur.expect("(")
             et = self.m.parse_type(cur)
             elem = self._scalar_value(cur, et)
-            cur.expect(")")
-            assert isinstance(t, VectorType)
             if elem is not None:
+                cur.expect(")")
                 return self._scalar(DenseIntOrFPElementsAttr.from_list(t, [elem]), t)
-            cur.pos -= 2
-            raise _Unsupported("splat of a non-numeric constant")
+            lane = self.constant(cur, et)
+            cur.expect(")")
+            return self._lanes(t, [lane] * t.get_shape()[0])
         if tok == "<" and cur.peek() != "{":
             return self._vector(cur, t)
         if tok in ("[", "{") or (tok == "<" and cur.peek() == "{"):
@@ -1034,7 +1220,7 @@ class _ConstBuilder:
             cur.expect("to")
             rt = self.m.parse_type(cur)
             cur.expect(")")
-            return self._emit(_CAST_OPS[tok].create(operands=[v], result_types=[rt]))
+            return self._emit(_create(_CAST_OPS[tok], operands=[v], result_types=[rt]))
         if tok in ("add", "sub", "mul", "shl", "xor"):
             flags = 0
             while cur.peek() in ("nuw", "nsw"):
@@ -1046,8 +1232,8 @@ class _ConstBuilder:
             bt = self.m.parse_type(cur)
             b = self.constant(cur, bt)
             cur.expect(")")
-            props = {"overflowFlags": IntegerAttr(flags, i32)} if tok != "xor" else {}
-            return self._emit(_INT_BINOPS[tok].create(operands=[a, b], result_types=[at], properties=props))
+            props = {"overflowFlags": _int_attr(flags, i32)} if tok != "xor" else {}
+            return self._emit(_create(_INT_BINOPS[tok], operands=[a, b], result_types=[at], properties=props))
         if tok in ("blockaddress", "dso_local_equivalent", "no_cfi", "ptrauth"):
             raise _Unsupported(f"constant '{tok}' is not supported")
         if tok == "none":
@@ -1061,24 +1247,36 @@ class _ConstBuilder:
         """A float constant; one a double cannot hold exactly is a bitcast of its bits."""
         value = exact_float(tok, t)
         if value is not None:
-            return self._scalar(FloatAttr(value, t), t)
+            return self._scalar(_float_attr(tok, value, t), t)
         bits, width = float_bits(tok)
         it = IntegerType(width)
-        as_int = self._scalar(IntegerAttr(_signed(bits, width), it), it)
-        return self._emit(xllvm.BitcastOp.create(operands=[as_int], result_types=[t]))
+        as_int = self._scalar(_int_attr(_signed(bits, width), it), it)
+        return self._emit(_create(xllvm.BitcastOp, operands=[as_int], result_types=[t]))
 
     def _scalar(self, value: Attribute, t: Attribute) -> SSAValue:
-        return self._emit(xllvm.ConstantOp.create(properties={"value": value}, result_types=[t]))
+        return self._emit(_create(xllvm.ConstantOp, properties={"value": value}, result_types=[t]))
 
     def zero(self, t: Attribute) -> SSAValue:
         if isinstance(t, IntegerType):
-            return self._scalar(IntegerAttr(0, t), t)
+            return self._scalar(_int_attr(0, t), t)
         if isinstance(t, _FLOAT_TYPES):
-            return self._scalar(FloatAttr(0.0, t), t)
+            return self._scalar(_float_attr("0.0", 0.0, t), t)
         if isinstance(t, VectorType) and isinstance(t.element_type, (IntegerType, *_FLOAT_TYPES)):
             zero = 0 if isinstance(t.element_type, IntegerType) else 0.0
             return self._scalar(DenseIntOrFPElementsAttr.from_list(t, [zero]), t)
-        return self._emit(xllvm.ZeroOp.create(result_types=[t]))
+        if isinstance(t, VectorType):
+            # `llvm.mlir.zero` takes no vector of pointers: build the vector lane by lane.
+            return self._lanes(t, [self.zero(t.element_type)] * t.get_shape()[0])
+        return self._emit(_create(xllvm.ZeroOp, result_types=[t]))
+
+    def _lanes(self, t: VectorType, lanes: Sequence[SSAValue | None]) -> SSAValue:
+        """A vector constant from per-lane constants (None: poison), as insertelement ops."""
+        acc = self._emit(_create(ext.PoisonOp, result_types=[t]))
+        for idx, v in enumerate(lanes):
+            if v is not None:
+                pos = self._scalar(_int_attr(idx, i32), i32)
+                acc = self._emit(_create(xllvm.InsertElementOp, [acc, v, pos], [t]))
+        return acc
 
     def _scalar_value(self, cur: _Cursor, t: Attribute) -> int | float | None:
         tok = cur.peek()
@@ -1113,32 +1311,23 @@ class _ConstBuilder:
         if numeric and isinstance(t.element_type, (IntegerType, *_FLOAT_TYPES)):
             return self._scalar(DenseIntOrFPElementsAttr.from_list(t, values), t)
         cur.pos = start
-        acc = self._emit(ext.PoisonOp.create(result_types=[t]))
-        idx = 0
+        lanes: list[SSAValue | None] = []
         while not cur.accept(">"):
             et = self.m.parse_type(cur)
-            if cur.peek() == "poison":
-                cur.next()
-            else:
-                v = self.constant(cur, et)
-                pos = self._scalar(IntegerAttr(idx, i32), i32)
-                acc = self._emit(
-                    xllvm.InsertElementOp.create(operands=[acc, v, pos], result_types=[t])
-                )
-            idx += 1
+            lanes.append(None if cur.accept("poison") else self.constant(cur, et))
             cur.accept(",")
-        return acc
+        return self._lanes(t, lanes)
 
     def _aggregate(self, cur: _Cursor, t: Attribute, close: str, packed: bool) -> SSAValue:
-        acc = self._emit(xllvm.UndefOp.create(result_types=[t]))
+        acc = self._emit(_create(xllvm.UndefOp, result_types=[t]))
         idx = 0
         while not cur.accept(close):
             et = self.m.parse_type(cur)
             v = self.constant(cur, et)
             acc = self._emit(
-                xllvm.InsertValueOp.create(
+                _create(xllvm.InsertValueOp,
                     operands=[acc, v],
-                    properties={"position": DenseArrayBase.from_list(i64, [idx])},
+                    properties={"position": _dense(i64, tuple([idx]))},
                     result_types=[t],
                 )
             )
@@ -1150,13 +1339,13 @@ class _ConstBuilder:
 
     def _string(self, s: str, t: Attribute) -> SSAValue:
         assert isinstance(t, ext.LLVMArrayType)
-        acc = self._emit(xllvm.UndefOp.create(result_types=[t]))
+        acc = self._emit(_create(xllvm.UndefOp, result_types=[t]))
         for idx, ch in enumerate(s):
-            v = self._scalar(IntegerAttr(ord(ch), t.type), t.type)
+            v = self._scalar(_int_attr(ord(ch), t.type), t.type)
             acc = self._emit(
-                xllvm.InsertValueOp.create(
+                _create(xllvm.InsertValueOp,
                     operands=[acc, v],
-                    properties={"position": DenseArrayBase.from_list(i64, [idx])},
+                    properties={"position": _dense(i64, tuple([idx]))},
                     result_types=[t],
                 )
             )
@@ -1215,13 +1404,13 @@ def _make_gep(
     attrs: dict[str, Attribute],
 ) -> Operation:
     props: dict[str, Attribute] = {
-        "rawConstantIndices": DenseArrayBase.from_list(i32, consts),
+        "rawConstantIndices": _dense(i32, tuple(consts)),
         "elem_type": elem,
-        "noWrapFlags": IntegerAttr(flags, i32),
+        "noWrapFlags": _int_attr(flags, i32),
     }
     if inbounds:
-        props["inbounds"] = UnitAttr()
-    return ext.GEPOp.create(
+        props["inbounds"] = _UNIT
+    return _create(ext.GEPOp,
         operands=[base, *ssa], result_types=[rt], properties=props, attributes=attrs
     )
 
@@ -1272,7 +1461,12 @@ def intrinsic_base_name(name: str) -> str:
     return ".".join(parts)
 
 
-def _fmf(flags: list[str]) -> xllvm.FastMathAttr:
+def _fmf(flags: Sequence[str]) -> xllvm.FastMathAttr:
+    return _fmf_attr(tuple(flags))
+
+
+@_memo
+def _fmf_attr(flags: tuple[str, ...]) -> xllvm.FastMathAttr:
     if not flags:
         return xllvm.FastMathAttr(None)
     if "fast" in flags:
@@ -1316,12 +1510,12 @@ class FunctionReader:
                 linkage = cur.next()
             elif tok == "dso_local":
                 cur.next()
-                attrs["dso_local"] = UnitAttr()
+                attrs["dso_local"] = _UNIT
             elif tok == "dso_preemptable":
                 cur.next()
             elif tok in _VISIBILITY:
                 cur.next()
-                props["visibility_"] = IntegerAttr(_VISIBILITY[tok], 64)
+                props["visibility_"] = _int_attr(_VISIBILITY[tok], i64)
             elif tok in ("dllimport", "dllexport"):
                 attrs["dll_storage"] = StringAttr(cur.next())
             elif tok in _CCONVS:
@@ -1354,10 +1548,10 @@ class FunctionReader:
             tok = cur.peek()
             if tok in _UNNAMED_ADDR:
                 cur.next()
-                props["unnamed_addr"] = IntegerAttr(_UNNAMED_ADDR[tok], 64)
+                props["unnamed_addr"] = _int_attr(_UNNAMED_ADDR[tok], i64)
             elif tok == "addrspace":
                 cur.next()
-                attrs["addr_space"] = IntegerAttr(int(cur.balanced()), i32)
+                attrs["addr_space"] = _int_attr(int(cur.balanced()), i32)
             else:
                 break
         passthrough = self.m.attrs.fn_attrs(cur, self.m.attr_groups)
@@ -1371,7 +1565,7 @@ class FunctionReader:
             elif tok == "comdat":
                 attrs["comdat"] = StringAttr(_name(cur.balanced()) if cur.peek() == "(" else self.name)
             elif tok == "align":
-                attrs["alignment"] = IntegerAttr(int(cur.next()), i64)
+                attrs["alignment"] = _int_attr(int(cur.next()), i64)
             elif tok == "gc":
                 attrs["gc"] = StringAttr(_unescape(cur.next()[1:-1]))
             elif tok in ("personality", "prefix", "prologue"):
@@ -1389,9 +1583,9 @@ class FunctionReader:
             attrs["md"] = ext.MetadataAttachmentsAttr.from_pairs(md)
         ftype = ext.LLVMFunctionType(arg_types, ret_type, vararg)
         if any(arg_attrs):
-            props["arg_attrs"] = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
+            props["arg_attrs"] = _dicts(arg_attrs)
         if res_attrs:
-            props["res_attrs"] = ArrayAttr([DictionaryAttr(res_attrs)])
+            props["res_attrs"] = _dicts([res_attrs])
         if passthrough:
             props["passthrough"] = ArrayAttr(passthrough)
         region = Region()
@@ -1406,7 +1600,7 @@ class FunctionReader:
                 "function_type": ftype,
                 "CConv": xllvm.CallingConventionAttr(cconv),
                 "linkage": xllvm.LinkageAttr(linkage),
-                "visibility_": props.pop("visibility_", IntegerAttr(0, 64)),
+                "visibility_": props.pop("visibility_", _int_attr(0, i64)),
                 **props,
             },
             attributes=attrs,
@@ -1503,7 +1697,7 @@ class FunctionReader:
             if (v := self.values.get(name)) is not None:
                 return v
             if (ph := self.forward.get(name)) is None:
-                ph = UnrealizedConversionCastOp.create(result_types=[t])
+                ph = _create(UnrealizedConversionCastOp, result_types=[t])
                 self.forward[name] = ph
             return ph.results[0]
         if tok == "metadata":
@@ -1618,14 +1812,20 @@ class FunctionReader:
         cur.pos = _after_opcode(cur)
         if cur.peek() == "label":
             dest, args = self._target(cur, pred)
-            return xllvm.BrOp(dest, *args)
+            return _create(xllvm.BrOp, args, successors=(dest,))
         cur.expect("i1")
         cond = self.value(cur, i1)
         cur.expect(",")
         t_dest, t_args = self._target(cur, pred)
         cur.expect(",")
         f_dest, f_args = self._target(cur, pred)
-        return xllvm.CondBrOp(cond, t_dest, t_args, f_dest, f_args)
+        sizes = _dense(i32, (1, len(t_args), len(f_args)))
+        return _create(
+            xllvm.CondBrOp,
+            [cond, *t_args, *f_args],
+            properties={"operandSegmentSizes": sizes},
+            successors=(t_dest, f_dest),
+        )
 
     def _switch(self, cur: _Cursor, pred: str) -> Operation:
         cur.pos = _after_opcode(cur)
@@ -1647,12 +1847,12 @@ class FunctionReader:
     def _ret(self, cur: _Cursor, pred: str) -> Operation:
         cur.pos = _after_opcode(cur)
         if cur.accept("void"):
-            return xllvm.ReturnOp()
-        return xllvm.ReturnOp(self.typed_value(cur))
+            return _create(xllvm.ReturnOp)
+        return _create(xllvm.ReturnOp, [self.typed_value(cur)])
 
     def _unreachable(self, cur: _Cursor, pred: str) -> Operation:
         cur.pos = _after_opcode(cur)
-        return xllvm.UnreachableOp()
+        return _create(xllvm.UnreachableOp)
 
     def _resume(self, cur: _Cursor, pred: str) -> Operation:
         cur.pos = _after_opcode(cur)
@@ -1695,12 +1895,12 @@ class FunctionReader:
         b = self.value(cur, t)
         props: dict[str, Attribute] = {}
         if opcode in _OVERFLOW_OPS:
-            props["overflowFlags"] = IntegerAttr(flags, i32)
+            props["overflowFlags"] = _int_attr(flags, i32)
         if exact:
-            props["isExact"] = UnitAttr()
+            props["isExact"] = _UNIT
         if disjoint:
-            props["isDisjoint"] = UnitAttr()
-        return _INT_BINOPS[opcode].create(operands=[a, b], result_types=[t], properties=props)
+            props["isDisjoint"] = _UNIT
+        return _create(_INT_BINOPS[opcode], operands=[a, b], result_types=[t], properties=props)
 
     def _float_binop(self, cur: _Cursor, opcode: str) -> Operation:
         fmf = _fast_math_flags(cur)
@@ -1708,7 +1908,7 @@ class FunctionReader:
         a = self.value(cur, t)
         cur.expect(",")
         b = self.value(cur, t)
-        return _FLOAT_BINOPS[opcode].create(
+        return _create(_FLOAT_BINOPS[opcode],
             operands=[a, b], result_types=[t], properties={"fastmathFlags": _fmf(fmf)}
         )
 
@@ -1716,7 +1916,7 @@ class FunctionReader:
         fmf = _fast_math_flags(cur)
         t = self.m.parse_type(cur)
         a = self.value(cur, t)
-        return xllvm.FNegOp.create(
+        return _create(xllvm.FNegOp,
             operands=[a], result_types=[t], properties={"fastmathFlags": _fmf(fmf)}
         )
 
@@ -1728,9 +1928,9 @@ class FunctionReader:
             tok = cur.peek()
             if tok == "nneg":
                 if opcode == "zext":
-                    props["nonNeg"] = UnitAttr()
+                    props["nonNeg"] = _UNIT
                 else:
-                    attrs["nneg"] = UnitAttr()
+                    attrs["nneg"] = _UNIT
             elif tok in ("nuw", "nsw") and opcode == "trunc":
                 old = props.get("overflowFlags", xllvm.OverflowAttr("none"))
                 bit = 1 if tok == "nsw" else 2
@@ -1745,7 +1945,7 @@ class FunctionReader:
         v = self.typed_value(cur)
         cur.expect("to")
         rt = self.m.parse_type(cur)
-        return _CAST_OPS[opcode].create(
+        return _create(_CAST_OPS[opcode],
             operands=[v], result_types=[rt], properties=props, attributes=attrs
         )
 
@@ -1759,11 +1959,11 @@ class FunctionReader:
         cur.expect(",")
         b = self.value(cur, t)
         props: dict[str, Attribute] = {
-            "predicate": IntegerAttr(xllvm.ICmpPredicateFlag(pred).to_int(), i64)
+            "predicate": _int_attr(xllvm.ICmpPredicateFlag(pred).to_int(), i64)
         }
         if samesign:
-            props["samesign"] = UnitAttr()
-        return ext.ICmpOp.create(operands=[a, b], result_types=[ext._i1_like(t)], properties=props)
+            props["samesign"] = _UNIT
+        return _create(ext.ICmpOp, operands=[a, b], result_types=[ext._i1_like(t)], properties=props)
 
     def _fcmp(self, cur: _Cursor, opcode: str) -> Operation:
         fmf = _fast_math_flags(cur)
@@ -1775,11 +1975,11 @@ class FunctionReader:
         cur.expect(",")
         b = self.value(cur, t)
         key = "_" + pred if pred in ("true", "false") else pred
-        return ext.FCmpOp.create(
+        return _create(ext.FCmpOp,
             operands=[a, b],
             result_types=[ext._i1_like(t)],
             properties={
-                "predicate": IntegerAttr(xllvm.FCmpPredicateFlag(key).to_int(), i64),
+                "predicate": _int_attr(xllvm.FCmpPredicateFlag(key).to_int(), i64),
                 "fastmathFlags": _fmf(fmf),
             },
         )
@@ -1791,14 +1991,14 @@ class FunctionReader:
         a = self.typed_value(cur)
         cur.expect(",")
         b = self.typed_value(cur)
-        return ext.SelectOp.create(
+        return _create(ext.SelectOp,
             operands=[c, a, b], result_types=[a.type], properties={"fastmathFlags": _fmf(fmf)}
         )
 
     def _alloca(self, cur: _Cursor, opcode: str) -> Operation:
         attrs: dict[str, Attribute] = {}
         if cur.accept("inalloca"):
-            attrs["inalloca"] = UnitAttr()
+            attrs["inalloca"] = _UNIT
         t = self.m.parse_type(cur)
         size: SSAValue | None = None
         props: dict[str, Attribute] = {"elem_type": t}
@@ -1807,10 +2007,10 @@ class FunctionReader:
             tok = cur.peek()
             if tok == "align":
                 cur.next()
-                props["alignment"] = IntegerAttr(int(cur.next()), i64)
+                props["alignment"] = _int_attr(int(cur.next()), i64)
             elif tok == "addrspace":
                 cur.next()
-                rt = ext.LLVMPointerType(IntAttr(int(cur.balanced())))
+                rt = _ptr_type(int(cur.balanced()))
             elif tok.startswith("!"):
                 cur.pos -= 1
                 break
@@ -1818,7 +2018,7 @@ class FunctionReader:
                 size = self.typed_value(cur)
         if size is None:  # `alloca T` is `alloca T, i32 1`
             size = self.consts.constant(_Cursor(["1"], 0), i32)
-        return xllvm.AllocaOp.create(
+        return _create(xllvm.AllocaOp,
             operands=[size], result_types=[rt], properties=props, attributes=attrs
         )
 
@@ -1835,15 +2035,15 @@ class FunctionReader:
         props: dict[str, Attribute] = {}
         attrs: dict[str, Attribute] = {}
         if volatile:
-            attrs["volatile_"] = UnitAttr()
+            attrs["volatile_"] = _UNIT
         if atomic:
             self._atomic_suffix(cur, props, attrs)
         while cur.peek() == "," and cur.peek(1) == "align":
             cur.next()
             cur.next()
-            props["alignment"] = IntegerAttr(int(cur.next()), i64)
-        props.setdefault("ordering", IntegerAttr(0, i64))
-        return xllvm.LoadOp.create(operands=[p], result_types=[t], properties=props, attributes=attrs)
+            props["alignment"] = _int_attr(int(cur.next()), i64)
+        props.setdefault("ordering", _int_attr(0, i64))
+        return _create(xllvm.LoadOp, operands=[p], result_types=[t], properties=props, attributes=attrs)
 
     def _atomic_suffix(self, cur: _Cursor, props: dict, attrs: dict) -> None:
         if cur.accept("syncscope"):
@@ -1851,24 +2051,24 @@ class FunctionReader:
         ordering = cur.next()
         if ordering not in ext.ORDERING_TO_INT:
             raise _Unsupported(f"unknown atomic ordering '{ordering}'")
-        props["ordering"] = IntegerAttr(ext.ORDERING_TO_INT[ordering], i64)
+        props["ordering"] = _int_attr(ext.ORDERING_TO_INT[ordering], i64)
 
     def _store(self, cur: _Cursor, opcode: str) -> Operation:
         atomic, _, volatile = self._mem_flags(cur)
         v = self.typed_value(cur)
         cur.expect(",")
         p = self.typed_value(cur)
-        props: dict[str, Attribute] = {"ordering": IntegerAttr(0, i64)}
+        props: dict[str, Attribute] = {"ordering": _int_attr(0, i64)}
         attrs: dict[str, Attribute] = {}
         if volatile:
-            props["volatile_"] = UnitAttr()
+            props["volatile_"] = _UNIT
         if atomic:
             self._atomic_suffix(cur, props, attrs)
         while cur.peek() == "," and cur.peek(1) == "align":
             cur.next()
             cur.next()
-            props["alignment"] = IntegerAttr(int(cur.next()), i64)
-        return xllvm.StoreOp.create(operands=[v, p], properties=props, attributes=attrs)
+            props["alignment"] = _int_attr(int(cur.next()), i64)
+        return _create(xllvm.StoreOp, operands=[v, p], properties=props, attributes=attrs)
 
     def _gep(self, cur: _Cursor, opcode: str) -> Operation:
         inbounds, flags, inrange = _gep_flags(cur)
@@ -1892,7 +2092,7 @@ class FunctionReader:
                 ssa.append(self.value(cur, it))
         rt: Attribute = base.type if not isinstance(base.type, VectorType) else base.type
         if vector_len is not None and not isinstance(rt, VectorType):
-            rt = VectorType(base.type, [vector_len])
+            rt = _vector_type(base.type, vector_len)
         attrs = {"inrange": StringAttr(inrange)} if inrange else {}
         return _make_gep(base, consts, ssa, elem, rt, inbounds, flags, attrs)
 
@@ -1905,10 +2105,10 @@ class FunctionReader:
         rt = agg.type
         for p in pos:
             rt = _member_type(rt, p)
-        return xllvm.ExtractValueOp.create(
+        return _create(xllvm.ExtractValueOp,
             operands=[agg],
             result_types=[rt],
-            properties={"position": DenseArrayBase.from_list(i64, pos)},
+            properties={"position": _dense(i64, tuple(pos))},
         )
 
     def _insertvalue(self, cur: _Cursor, opcode: str) -> Operation:
@@ -1919,10 +2119,10 @@ class FunctionReader:
         while cur.peek() == "," and cur.peek(1).isdigit():
             cur.next()
             pos.append(int(cur.next()))
-        return xllvm.InsertValueOp.create(
+        return _create(xllvm.InsertValueOp,
             operands=[agg, v],
             result_types=[agg.type],
-            properties={"position": DenseArrayBase.from_list(i64, pos)},
+            properties={"position": _dense(i64, tuple(pos))},
         )
 
     def _extractelement(self, cur: _Cursor, opcode: str) -> Operation:
@@ -1930,7 +2130,7 @@ class FunctionReader:
         cur.expect(",")
         idx = self.typed_value(cur)
         assert isinstance(vec.type, VectorType)
-        return ext.ExtractElementOp.create(operands=[vec, idx], result_types=[vec.type.element_type])
+        return _create(ext.ExtractElementOp, operands=[vec, idx], result_types=[vec.type.element_type])
 
     def _insertelement(self, cur: _Cursor, opcode: str) -> Operation:
         vec = self.typed_value(cur)
@@ -1938,7 +2138,7 @@ class FunctionReader:
         v = self.typed_value(cur)
         cur.expect(",")
         idx = self.typed_value(cur)
-        return xllvm.InsertElementOp.create(operands=[vec, v, idx], result_types=[vec.type])
+        return _create(xllvm.InsertElementOp, operands=[vec, v, idx], result_types=[vec.type])
 
     def _shufflevector(self, cur: _Cursor, opcode: str) -> Operation:
         a = self.typed_value(cur)
@@ -1968,22 +2168,22 @@ class FunctionReader:
                 v = cur.next()
                 mask.append(-1 if v in ("poison", "undef") else int(v))
                 cur.accept(",")
-        rt = VectorType(a.type.element_type, [n])
-        return xllvm.ShuffleVectorOp.create(
+        rt = _vector_type(a.type.element_type, n)
+        return _create(xllvm.ShuffleVectorOp,
             operands=[a, b],
             result_types=[rt],
-            properties={"mask": DenseArrayBase.from_list(i32, mask)},
+            properties={"mask": _dense(i32, tuple(mask))},
         )
 
     def _freeze(self, cur: _Cursor, opcode: str) -> Operation:
         v = self.typed_value(cur)
-        return ext.FreezeOp.create(operands=[v], result_types=[v.type])
+        return _create(ext.FreezeOp, operands=[v], result_types=[v.type])
 
     def _va_arg(self, cur: _Cursor, opcode: str) -> Operation:
         p = self.typed_value(cur)
         cur.expect(",")
         t = self.m.parse_type(cur)
-        return ext.VAArgOp.create(operands=[p], result_types=[t])
+        return _create(ext.VAArgOp, operands=[p], result_types=[t])
 
     def _atomicrmw(self, cur: _Cursor, opcode: str) -> Operation:
         volatile = cur.accept("volatile")
@@ -2092,12 +2292,12 @@ class FunctionReader:
         asm: dict[str, Attribute] | None = None
         if callee_tok.startswith("@"):
             cur.next()
-            callee = SymbolRefAttr(_name(callee_tok))
+            callee = _sym(_name(callee_tok))
         elif callee_tok == "asm":
             cur.next()
             asm = {}
             while cur.peek() in ("sideeffect", "alignstack", "inteldialect", "unwind"):
-                asm[cur.next()] = UnitAttr()
+                asm[cur.next()] = _UNIT
             asm["asm_string"] = StringAttr(_unescape(cur.next()[1:-1]))
             cur.expect(",")
             asm["constraints"] = StringAttr(_unescape(cur.next()[1:-1]))
@@ -2127,11 +2327,11 @@ class FunctionReader:
                 bundles.append((tag, vals))
                 cur.accept(",")
         if any(arg_attrs):
-            attrs["arg_attrs"] = ArrayAttr([DictionaryAttr(a) for a in arg_attrs])
+            attrs["arg_attrs"] = _dicts(arg_attrs)
         if res_attrs:
-            attrs["res_attrs"] = ArrayAttr([DictionaryAttr(res_attrs)])
+            attrs["res_attrs"] = _dicts([res_attrs])
         if fn_attrs:
-            attrs["fn_attrs"] = ArrayAttr(fn_attrs)
+            attrs["fn_attrs"] = _array_attr(tuple(fn_attrs))
         if bundles:
             attrs["_bundles"] = bundles  # type: ignore[assignment]
         if asm is not None:
@@ -2167,22 +2367,22 @@ class FunctionReader:
         callee, args, rtype, var_type, attrs, cconv = self._call_parts(cur)
         bundles = attrs.pop("_bundles", None)
         asm = attrs.pop("_asm", None)
-        fmf = attrs.pop("fastmathFlags", xllvm.FastMathAttr(None))
+        fmf = attrs.pop("fastmathFlags", _fmf(()))
         if asm is not None:
             props = {
                 "asm_string": asm.pop("asm_string"),
                 "constraints": asm.pop("constraints"),
-                "tail_call_kind": xllvm.TailCallKindAttr(xllvm.TailCallKind(tail)),
+                "tail_call_kind": _tail(tail),
             }
             if "sideeffect" in asm:
-                props["has_side_effects"] = UnitAttr()
+                props["has_side_effects"] = _UNIT
             if "alignstack" in asm:
-                props["is_align_stack"] = UnitAttr()
+                props["is_align_stack"] = _UNIT
             if "inteldialect" in asm:
-                props["asm_dialect"] = IntegerAttr(1, i64)
+                props["asm_dialect"] = _int_attr(1, i64)
             if "unwind" in asm:
-                attrs["unwind"] = UnitAttr()
-            return xllvm.InlineAsmOp.create(
+                attrs["unwind"] = _UNIT
+            return _create(xllvm.InlineAsmOp,
                 operands=args,
                 result_types=[rtype] if rtype is not None else [],
                 properties=props,
@@ -2194,16 +2394,16 @@ class FunctionReader:
             raise _Unsupported("operand bundles on calls are not supported")
         props: dict[str, Attribute] = {
             "fastmathFlags": fmf,
-            "CConv": xllvm.CallingConventionAttr(cconv),
-            "TailCallKind": xllvm.TailCallKindAttr(xllvm.TailCallKind(tail)),
-            "op_bundle_sizes": DenseArrayBase.from_list(i32, []),
-            "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(args), 0]),
+            "CConv": _cconv(cconv),
+            "TailCallKind": _tail(tail),
+            "op_bundle_sizes": _dense(i32, tuple([])),
+            "operandSegmentSizes": _dense(i32, tuple([len(args), 0])),
         }
         if callee is not None:
             props["callee"] = callee
         if var_type is not None:
             props["var_callee_type"] = var_type
-        return xllvm.CallOp.create(
+        return _create(xllvm.CallOp,
             operands=args,
             result_types=[rtype] if rtype is not None else [],
             properties=props,
@@ -2222,13 +2422,13 @@ class FunctionReader:
                     raise _Unsupported(f"{name}: isvolatile must be a constant")
                 if "arg_attrs" in attrs:
                     attrs["arg_attrs"] = ArrayAttr(attrs["arg_attrs"].data[:3])  # type: ignore[union-attr]
-                return op_cls.create(
+                return _create(op_cls,
                     operands=args[:3],
-                    properties={"isVolatile": IntegerAttr(vol.value.value.data & 1, i1)},
+                    properties={"isVolatile": _int_attr(vol.value.value.data & 1, i1)},
                     attributes=attrs,
                 )
             if issubclass(op_cls, ext._IntrinsicOp) or len(args) == _XDSL_ARITY.get(base):
-                return op_cls.create(
+                return _create(op_cls,
                     operands=args,
                     result_types=[rtype] if rtype is not None else [],
                     properties={"fastmathFlags": fmf},
@@ -2237,14 +2437,14 @@ class FunctionReader:
         props = {
             "intrin": StringAttr(name),
             "fastmathFlags": fmf,
-            "op_bundle_sizes": DenseArrayBase.from_list(i32, [len(v) for _, v in bundles or []]),
+            "op_bundle_sizes": _dense(i32, tuple([len(v) for _, v in bundles or []])),
             "operandSegmentSizes": DenseArrayBase.from_list(
                 i32, [len(args), sum(len(v) for _, v in bundles or [])]
             ),
         }
         if bundles:
             attrs["op_bundle_tags"] = ArrayAttr([StringAttr(t) for t, _ in bundles])
-        return xllvm.CallIntrinsicOp.create(
+        return _create(xllvm.CallIntrinsicOp,
             operands=[*args, *(v for _, vs in bundles or [] for v in vs)],
             result_types=[rtype] if rtype is not None else [],
             properties=props,
