@@ -297,7 +297,7 @@ class ReverseBuilder:
             return
         if isinstance(op, ad.AutodiffOp):
             self.fail(op, "nested derivative requests are not supported in reverse mode yet")
-        new = op.clone_without_regions(self.fwd)
+        new = _clone_defined(op, self.fwd)
         if isinstance(new, xllvm.CallOp) and new.callee is not None and math_base_name(new.callee.string_value()):
             new.attributes["fn_attrs"] = PURE_CALL_ATTRS  # errno aside, math is pure: unused calls go
         builder.insert(new)
@@ -793,7 +793,7 @@ class ReverseBuilder:
         op = v.owner
         assert isinstance(op, Operation)
         mapping = {o: self.get(o) for o in op.operands}
-        new = op.clone_without_regions(dict(mapping))
+        new = _clone_defined(op, dict(mapping))
         e.insert(new)
         return new.results[v.index]  # type: ignore[attr-defined]
 
@@ -893,6 +893,26 @@ class ReverseBuilder:
             term = rb.last_op
             assert term is not None
             rb.insert_op_before(ad.CachePopOp(cache.init.res), term)
+
+
+def _clone_defined(op: Operation, mapping: dict[SSAValue, SSAValue]) -> Operation:
+    """A copy of `op` for the gradient function in which float lanes are never poison.
+
+    Rules multiply adjoints by primal values; where a primal lane is poison (a shuffle mask
+    entry of -1, a vector built up from `poison`, an `undef` phi input) the adjoint lane is zero,
+    but zero times poison is poison, and LLVM folds it to anything.  Such lanes are unused by
+    the primal, so giving them the value zero (or a copy of a defined lane) changes nothing else.
+    """
+    if isinstance(op, ext.PoisonOp | xllvm.UndefOp) and ad.is_float_like(op.results[0].type):
+        zero = zero_constant(op.results[0].type)
+        mapping[op.results[0]] = zero.results[0]
+        return zero
+    new = op.clone_without_regions(mapping)
+    if isinstance(new, xllvm.ShuffleVectorOp):
+        mask = list(new.mask.iter_values())
+        if any(m < 0 for m in mask):
+            new.properties["mask"] = DenseArrayBase.from_list(i32, [max(m, 0) for m in mask])
+    return new
 
 
 def _splat(e: Emitter, scalar: SSAValue, t: VectorType) -> SSAValue:
