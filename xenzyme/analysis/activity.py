@@ -139,7 +139,9 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
             return _store_into(cfg, info, op, dst)
         return False
     if isinstance(op, _POINTER_FORWARDING):
-        return _mark(info, op.results[0], False, op.operands[0] in shadowed)
+        # A bitcast between float types (double <-> <1 x double>, vector reshapes) forwards the
+        # value's derivative; one to an integer never carries it (reverse-diff rejects that).
+        return _mark(info, op.results[0], op.operands[0] in varied, op.operands[0] in shadowed)
     changed = False
     any_varied = any(o in varied for o in op.operands)
     any_shadowed = any(o in shadowed for o in op.operands)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, VectorType, i32, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import ReverseContext, ReverseRule
@@ -76,6 +76,31 @@ def _float_cast(ctx: ReverseContext, op: Operation) -> None:
         return
     src = op.operands[0]
     ctx.accumulate(src, ctx.e.cast_float(d, src.type))
+
+
+def _bitcast(ctx: ReverseContext, op: Operation) -> None:
+    """Float data reshaped without changing its lanes (double <-> <1 x double>): the adjoint is
+    reshaped back.  Reinterpreting the bits as another float type has no derivative."""
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    src = op.operands[0]
+    if not _same_lanes(src.type, op.results[0].type):
+        ctx.fail(op, f"a bitcast from {src.type} to {op.results[0].type} reinterprets floating-point data with a derivative",
+                 ["keep the data in one floating-point type, or mark it enzyme_const"])  # fmt: skip
+    ctx.accumulate(src, ctx.e.insert(xllvm.BitcastOp(d, src.type)))
+
+
+def _same_lanes(a: Attribute, b: Attribute) -> bool:
+    """Whether two float types hold the same kind of number in each lane."""
+    ea = a.element_type if isinstance(a, VectorType) else a
+    eb = b.element_type if isinstance(b, VectorType) else b
+    return ea == eb
+
+
+def _freeze(ctx: ReverseContext, op: Operation) -> None:
+    if (d := ctx.adjoint(op.results[0])) is None:
+        return
+    ctx.accumulate(op.operands[0], d)
 
 
 def _select(ctx: ReverseContext, op: Operation) -> None:
@@ -273,6 +298,8 @@ RULES: dict[type[Operation], ReverseRule] = {
     xllvm.FNegOp: _fneg,
     xllvm.FPExtOp: _float_cast,
     xllvm.FPTruncOp: _float_cast,
+    xllvm.BitcastOp: _bitcast,
+    ext.FreezeOp: _freeze,
     ext.SelectOp: _select,
     xllvm.ExtractValueOp: _extractvalue,
     xllvm.InsertValueOp: _insertvalue,
