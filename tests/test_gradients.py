@@ -4,6 +4,9 @@ Each program in tests/programs/ad/ calls __enzyme_autodiff and compares the resu
 finite differences or exact values, printing PASS and exiting 0 when every check holds.  Each is
 compiled by clang-19 at -O0, -O2 and -O3, differentiated by `xenzyme-opt -p enzyme`, linked with
 the system C compiler and run.
+
+A program that needs extra clang flags names them on its first line, `// CFLAGS: -ffast-math`
+(for example to see math calls become `llvm.*` intrinsics, or to let the vectoriser reassociate).
 """
 
 from __future__ import annotations
@@ -16,6 +19,14 @@ from conftest import REPO, XENZYME_OPT, clang, run
 
 PROGRAMS = sorted((REPO / "tests" / "programs" / "ad").glob("*.c"))
 LEVELS = ["-O0", "-O2", "-O3"]
+_CFLAGS = "// CFLAGS:"
+
+
+def extra_cflags(program: Path) -> list[str]:
+    """Flags from a first line `// CFLAGS: ...` of the program, if it has one."""
+    with program.open() as f:
+        first = f.readline().strip()
+    return first[len(_CFLAGS) :].split() if first.startswith(_CFLAGS) else []
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -24,7 +35,7 @@ def test_gradient_program(program: Path, level: str, tmp_path: Path) -> None:
     ll = tmp_path / "prog.ll"
     obj = tmp_path / "prog.o"
     exe = tmp_path / "prog"
-    r = run([clang(), level, "-S", "-emit-llvm", str(program), "-o", str(ll)])
+    r = run([clang(), level, *extra_cflags(program), "-S", "-emit-llvm", str(program), "-o", str(ll)])
     assert r.returncode == 0, r.stderr
     r = run([*XENZYME_OPT, str(ll), "-p", "enzyme", "-t", "obj", "-o", str(obj)])
     assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"

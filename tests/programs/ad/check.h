@@ -38,6 +38,40 @@ static double fd_array(double (*g)(const double *), double *x, int i) {
   return (up - down) / (2 * h);
 }
 
+/* Central difference of g with respect to x[i] for a function that also takes a length. */
+static double fd_array_n(double (*g)(const double *, int), double *x, int n, int i) {
+  double h = 1e-6 * (fabs(x[i]) > 1.0 ? fabs(x[i]) : 1.0), save = x[i];
+  x[i] = save + h;
+  double up = g(x, n);
+  x[i] = save - h;
+  double down = g(x, n);
+  x[i] = save;
+  return (up - down) / (2 * h);
+}
+
+/* Every element of a[0..n) must be exactly zero (shadows of outputs after a reverse sweep). */
+static void check_zero(const char *what, const double *a, int n) {
+  for (int i = 0; i < n; i++) {
+    if (a[i] != 0.0) {
+      printf("FAIL %s[%d] = %.17g, expected 0\n", what, i, a[i]);
+      check_failures++;
+      return;
+    }
+  }
+  printf("ok   %s all zero\n", what);
+}
+
+static void check_zerof(const char *what, const float *a, int n) {
+  for (int i = 0; i < n; i++) {
+    if (a[i] != 0.0f) {
+      printf("FAIL %s[%d] = %.9g, expected 0\n", what, i, (double)a[i]);
+      check_failures++;
+      return;
+    }
+  }
+  printf("ok   %s all zero\n", what);
+}
+
 static int check_finish(void) {
   if (check_failures) {
     printf("%d check(s) FAILED\n", check_failures);
