@@ -15,18 +15,24 @@ Without `-p` no pass runs.  Errors in the input or in a pass are printed as
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
+import os
+import re
 import sys
 import time
+import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from io import StringIO
-from typing import IO, ClassVar
+from typing import IO, ClassVar, NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.arg_spec import parse_spec
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.arg_spec import ArgSpec, parse_pipeline, parse_spec
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
@@ -60,6 +66,10 @@ class ObjectTarget(Target):
     cpu: str = "generic"
     opt: int = 2
 
+    def __post_init__(self) -> None:
+        if self.opt not in (0, 1, 2, 3):
+            raise XenzymeError(f"obj: opt must be 0, 1, 2 or 3 (got {self.opt})")
+
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         raise AssertionError("object output is written as bytes by XenzymeOptMain")
 
@@ -67,8 +77,6 @@ class ObjectTarget(Target):
         from xenzyme.backend.llvm_export import export_module
         from xenzyme.backend.native import emit_object, parse_verified
 
-        if self.opt not in (0, 1, 2, 3):
-            raise XenzymeError(f"obj: opt must be 0-3 (got {self.opt})")
         return emit_object(parse_verified(export_module(module)), cpu=self.cpu, opt=self.opt)
 
 
@@ -115,6 +123,7 @@ class XenzymeOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        _report_bad_targets(arg_parser)
         arg_parser.add_argument(
             "--clang-arg",
             action="append",
@@ -143,6 +152,8 @@ class XenzymeOptMain(xDSLOptMain):
             if self.args.time_passes and nxt is not None:
                 start = time.perf_counter()
 
+        check_target(self.args.target, self.available_targets)
+        check_pipeline(self.args.passes, self.available_passes)
         self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
 
     def _input_is_llvm(self) -> bool:
@@ -169,21 +180,138 @@ class XenzymeOptMain(xDSLOptMain):
         return ""
 
 
-def _fail(message: str, notes: list[str] | tuple[str, ...] = ()) -> int:
+def _report_bad_targets(arg_parser: argparse.ArgumentParser) -> None:
+    """An unknown `-t` is bad input (status 1 and our message), not a malformed command line."""
+    usage_error = arg_parser.error
+
+    def error(message: str) -> NoReturn:
+        if message.startswith("argument -t/--target: invalid choice"):
+            m = re.search(r"invalid choice: '([^']*)'", message)
+            raise XenzymeError(
+                f"unknown target '{m.group(1) if m else message}'",
+                notes=["available targets include llvm (LLVM IR), obj (a native object) and mlir"],
+            )
+        usage_error(message)
+
+    arg_parser.error = error  # type: ignore[method-assign]
+
+
+def _fail(message: str, notes: Sequence[str] = ()) -> int:
     print(XenzymeError(message, notes=tuple(notes)).format(PROG), file=sys.stderr)
     return 1
 
 
+def check_pipeline(pipeline: str, passes: dict[str, Callable[[], type[ModulePass]]]) -> None:
+    """Check a `-p` pipeline before anything runs; a mistake is a `XenzymeError` that says what.
+
+    xDSL's own messages name neither the pass nor the option at fault.
+    """
+    try:
+        specs = list(parse_pipeline(pipeline))
+    except ArgSpecParseError as e:
+        lines = [ln for ln in str(e).splitlines() if ln.strip()]
+        m = re.search(r"pass-pipeline:\d+:(\d+)", str(e))
+        where = f" at column {m.group(1)}" if m else ""
+        reason = lines[-1].strip() if lines else "syntax error"
+        raise XenzymeError(
+            f"malformed pass pipeline{where}: {reason[:1].lower() + reason[1:]}",
+            notes=[f"in '{pipeline}'", "passes are written name{option=value ...}, separated by commas"],
+        ) from None
+    for spec in specs:
+        _check_pass(spec, passes)
+
+
+def _check_pass(spec: ArgSpec, passes: dict[str, Callable[[], type[ModulePass]]]) -> None:
+    factory = passes.get(spec.name)
+    if factory is None:
+        close = difflib.get_close_matches(spec.name, passes, n=3)
+        raise XenzymeError(
+            f"unknown pass '{spec.name}'",
+            notes=[f"did you mean {' or '.join(repr(c) for c in close)}?"] if close else [],
+        )
+    cls = factory()
+    options = [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
+    for key in spec.parameters:
+        if key.replace("-", "_") not in options:
+            known = ", ".join(o.replace("_", "-") for o in options) or "none"
+            raise XenzymeError(f"pass '{spec.name}' has no option '{key}' (its options: {known})")
+    for key, value in spec.parameters.items():
+        try:
+            cls.from_spec(ArgSpec(spec.name, {key: value}))
+        except XenzymeError:
+            raise
+        except (ValueError, TypeError) as e:
+            if "requires argument" in str(e):
+                continue  # another option is missing: the whole spec is checked below
+            shown = ",".join(str(v) for v in value)
+            raise XenzymeError(
+                f"pass '{spec.name}': bad value '{shown}' for option '{key}'",
+                notes=[_value_hint(str(e))],
+            ) from None
+    try:
+        cls.from_spec(spec)
+    except XenzymeError:
+        raise
+    except (ValueError, TypeError) as e:
+        raise XenzymeError(f"pass '{spec.name}': {e}") from None
+
+
+def _value_hint(message: str) -> str:
+    if m := re.search(r"expected (.*)$", message):
+        return "expected " + re.sub(r"<class '(\w+)'>", r"\1", m.group(1))
+    return message
+
+
+def check_target(target: str, targets: dict[str, Callable[[], object]]) -> None:
+    """Check `-t` and its options before anything runs."""
+    try:
+        spec = parse_spec(target)
+    except ArgSpecParseError as e:
+        reason = [ln for ln in str(e).splitlines() if ln.strip()][-1].strip()
+        raise XenzymeError(f"malformed target '{target}': {reason}") from None
+    if spec.name not in targets:
+        raise XenzymeError(
+            f"unknown target '{spec.name}'",
+            notes=[f"available targets: {', '.join(sorted(targets))}"],
+        )
+    factory = targets[spec.name]
+    cls = factory()
+    if isinstance(cls, type) and issubclass(cls, Target):
+        options = [f.name for f in dataclasses.fields(cls) if f.init and f.name != "name"]
+        for key in spec.parameters:
+            if key.replace("-", "_") not in options:
+                known = ", ".join(o.replace("_", "-") for o in options) or "none"
+                raise XenzymeError(f"target '{spec.name}' has no option '{key}' (its options: {known})")
+        try:
+            cls.from_spec(spec)
+        except XenzymeError:
+            raise
+        except (ValueError, TypeError) as e:
+            raise XenzymeError(f"target '{spec.name}': {e}") from None
+
+
 def main(args: list[str] | None = None) -> int:
+    """Run xenzyme-opt; every failure caused by the input is one `error:` line and status 1."""
+    try:
+        return _main(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+def _main(args: list[str] | None) -> int:
     try:
         tool = XenzymeOptMain(description="xenzyme optimizer driver: import, differentiate, lower, emit", args=args)
     except XenzymeError as e:
         print(e.format(PROG), file=sys.stderr)
         return 1
+    except ArgSpecParseError as e:  # a BaseException in xDSL
+        return _fail(f"invalid pass pipeline: {str(e).strip().splitlines()[-1].strip()}")
     except ValueError as e:
         return _fail(_pipeline_message(str(e)), ["`xenzyme-opt --help` lists the options; passes are written name{opt=value ...}"])
-    except Exception as e:  # noqa: BLE001 -- a bad pipeline string can fail in several ways
-        return _fail(f"invalid pass pipeline: {e}")
+    except Exception as e:  # noqa: BLE001 -- nothing may end in a traceback
+        return _internal_error(e)
     try:
         tool.run()
     except XenzymeError as e:
@@ -191,17 +319,30 @@ def main(args: list[str] | None = None) -> int:
         return 1
     except FileNotFoundError as e:
         return _fail(f"cannot read '{e.filename}': no such file")
-    except (IsADirectoryError, PermissionError) as e:
-        return _fail(f"cannot read '{e.filename}': {e.strerror}")
+    except OSError as e:
+        return _fail(f"cannot read '{e.filename}': {e.strerror}" if e.filename else f"I/O error: {e}")
+    except UnicodeDecodeError as e:
+        return _fail(f"the input is not UTF-8 text: {e.reason} at byte {e.start}")
     except ParseError as e:
         return _fail(str(e).strip())
     except (VerifyException, DiagnosticException) as e:
-        return _fail(f"the IR does not verify: {str(e).strip().splitlines()[-1] if str(e).strip() else e}", [str(e).strip()[:2000]])
+        text = str(e).strip()
+        return _fail(f"the IR does not verify: {text.splitlines()[-1] if text else e}", [text[:2000]])
     except ValueError as e:
         return _fail(_pipeline_message(str(e)))
-    except KeyboardInterrupt:
-        return 130
+    except Exception as e:  # noqa: BLE001 -- nothing may end in a traceback
+        return _internal_error(e)
     return 0
+
+
+def _internal_error(e: BaseException) -> int:
+    """A bug, not bad input: one line, and the traceback only when asked for."""
+    if os.environ.get("XENZYME_TRACEBACK"):
+        traceback.print_exception(e)
+    return _fail(
+        f"internal error: {type(e).__name__}: {e}",
+        ["please report this with the input; XENZYME_TRACEBACK=1 shows where it happened"],
+    )
 
 
 def _pipeline_message(msg: str) -> str:

@@ -681,6 +681,111 @@ class MetadataTable:
 
 
 # ---------------------------------------------------------------------------------------------
+# Mapping canonical lines back to the user's file
+# ---------------------------------------------------------------------------------------------
+
+_DBG_REF = re.compile(r"!dbg !(\d+)")
+_LABEL_LINE = re.compile(r'\s*(?:"[^"]*"|[-\w$.]+):(?:\s|;|$)')
+_STRING = re.compile(r'"[^"]*"')
+_CONTINUATION = ("to label", "unwind ", "cleanup", "catch ", "filter ", "]")
+_DEFINED_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-\w$.]+)\s*\(')
+
+
+def _opcode(line: str) -> str:
+    """The instruction keyword of a statement line (`add` in `%x = add i32 ...`)."""
+    words = line.split()
+    if len(words) > 2 and words[1] == "=":
+        words = words[2:]
+    while words and words[0] in ("tail", "musttail", "notail"):
+        words = words[1:]
+    return words[0] if words else ""
+
+
+class _SourceMapper:
+    """Finds the user's line for a line of LLVM's canonical printing of the module."""
+
+    def __init__(self, canonical: Sequence[str], original: str | None):
+        self.canonical = canonical
+        self.original = original.split("\n") if original is not None else None
+
+    def position(
+        self, line: int, function: str | None, function_start: int | None
+    ) -> tuple[int, int] | None:
+        """(line, column), both from 1, or None when the original is not text (bitcode)."""
+        orig = self.original
+        if orig is None or not 0 <= line < len(self.canonical):
+            return None
+        if function is None or function_start is None:
+            found = self._top_level(self.canonical[line])
+        elif line == function_start:
+            found = self._function_start(function)
+        else:
+            found = self._in_function(line, function, function_start)
+        if found is None:
+            return None
+        text = orig[found]
+        return found + 1, len(text) - len(text.lstrip()) + 1
+
+    def _top_level(self, text: str) -> int | None:
+        if text.startswith(("define", "declare")) and (m := _DEFINED_NAME.search(text)):
+            return self._function_start(_name("@" + m.group(1)))
+        name = text.split(" ", 1)[0]
+        for i, ln in enumerate(self.original or ()):
+            if ln.startswith(name + " ") or ln.startswith(name + "="):
+                return i
+        return None
+
+    def _function_start(self, function: str) -> int | None:
+        for i, ln in enumerate(self.original or ()):
+            if ln.lstrip().startswith(("define", "declare")) and (m := _DEFINED_NAME.search(ln)):
+                if _name("@" + m.group(1)) == function:
+                    return i
+        return None
+
+    def _in_function(self, line: int, function: str, start: int) -> int | None:
+        index = next((k for k, i in enumerate(_statements(self.canonical, start)) if i == line), None)
+        user_start = self._function_start(function)
+        if index is None or user_start is None:
+            return user_start
+        user = list(_statements(self.original or (), user_start))
+        if not user:
+            return user_start
+        want = _opcode(self.canonical[line])
+        k = min(index, len(user) - 1)
+        if _opcode(self.original[user[k]]) == want:  # type: ignore[index]
+            return user[k]
+        for d in range(1, len(user)):  # the nearest statement with the same opcode
+            for j in (k - d, k + d):
+                if 0 <= j < len(user) and _opcode(self.original[user[j]]) == want:  # type: ignore[index]
+                    return user[j]
+        return user[k]
+
+
+def _statements(lines: Sequence[str], start: int) -> Iterator[int]:
+    """Indices of the lines that begin an instruction in the body of the function at `start`.
+
+    Labels, comments, blank lines and debug records are not instructions; switch cases and
+    invoke destinations continue the line before.
+    """
+    depth = 0
+    for i in range(start + 1, len(lines)):
+        s = lines[i].strip()
+        if s == "}" and depth <= 0:
+            return
+        bare = _STRING.sub("", s.split(";", 1)[0]) if '"' in s or ";" in s else s
+        opened = bare.count("[") - bare.count("]")
+        if depth > 0:
+            depth += opened
+            continue
+        if not bare or _LABEL_LINE.match(s) or s.startswith(_CONTINUATION):
+            continue
+        if s.startswith(("#dbg_", "call void @llvm.dbg.", "tail call void @llvm.dbg.")):
+            continue
+        depth = opened
+        yield i
+
+
+# ---------------------------------------------------------------------------------------------
 # Module
 # ---------------------------------------------------------------------------------------------
 
@@ -706,33 +811,36 @@ class ModuleReader:
 
     # ---- errors -------------------------------------------------------------------------
 
-    def error(self, message: str, line: int, function: str | None = None) -> XenzymeError:
-        """An error about canonical line `line`, reported at the user's line where found."""
+    def error(
+        self,
+        message: str,
+        line: int,
+        function: str | None = None,
+        function_start: int | None = None,
+        notes: Sequence[str] = (),
+    ) -> XenzymeError:
+        """An error about canonical line `line`, reported at the user's line and column.
+
+        The user's file is not what was read: LLVM's canonical printing renames values,
+        reorders attributes and drops comments.  Lines are mapped back by position -- the Nth
+        instruction of a function is the Nth instruction of the same function in the original
+        -- which holds as long as LLVM's auto-upgrade did not add or remove instructions; a
+        mismatched opcode makes the mapper look for the nearest instruction with the right one.
+        """
         text = self.lines[line].strip() if 0 <= line < len(self.lines) else ""
-        user_line = self._user_line(text, function)
         where = f" in function @{function}" if function else ""
+        found = _SourceMapper(self.lines, self.original).position(line, function, function_start)
+        all_notes = [f"while reading: {text[:160]}"] if text else []
+        if (m := _DBG_REF.search(text)) is not None and (loc := self.metadata.location(int(m.group(1)))):
+            all_notes.append(f"the instruction comes from {loc[0]}:{loc[1]}:{loc[2]}")
+        all_notes += notes
         return error_at(
             f"cannot import{where}: {message}",
             self.filename,
-            user_line,
-            notes=[f"while reading: {text[:160]}"] if text else [],
+            found[0] if found else None,
+            found[1] if found else None,
+            notes=all_notes,
         )
-
-    def _user_line(self, text: str, function: str | None) -> int | None:
-        if self.original is None or not text:
-            return None
-        lines = self.original.split("\n")
-        start = 0
-        if function is not None:
-            for i, ln in enumerate(lines):
-                if ln.startswith("define") and re.search(rf"@{re.escape(function)}\(", ln):
-                    start = i
-                    break
-        key = text.split(",")[0].strip()
-        for i in range(start, len(lines)):
-            if lines[i].strip().startswith(key):
-                return i + 1
-        return start + 1 if function is not None else None
 
     # ---- types ----------------------------------------------------------------------------
 
@@ -866,6 +974,12 @@ class ModuleReader:
                     raise _Unsupported("unrecognised top-level entity")
             except _Unsupported as e:
                 raise self.error(str(e), i) from None
+            except (ValueError, KeyError, IndexError, AssertionError, TypeError) as e:
+                raise self.error(
+                    f"unexpected {type(e).__name__}: {e}",
+                    i,
+                    notes=["this is a bug in xenzyme's importer; please report it with the input"],
+                ) from None
             i += 1
         if comdats:
             module_attrs["llvm.comdats"] = DictionaryAttr(comdats)
@@ -1593,7 +1707,15 @@ class FunctionReader:
             try:
                 region = self._body(arg_types, arg_names)
             except _Unsupported as e:
-                raise self.m.error(str(e), self.line, self.name) from None
+                raise self.m.error(str(e), self.line, self.name, self.start) from None
+            except (ValueError, KeyError, IndexError, AssertionError, TypeError) as e:
+                raise self.m.error(
+                    f"unexpected {type(e).__name__}: {e}",
+                    self.line,
+                    self.name,
+                    self.start,
+                    ["this is a bug in xenzyme's importer; please report it with the input"],
+                ) from None
         return xllvm.FuncOp.create(
             properties={
                 "sym_name": StringAttr(self.name),

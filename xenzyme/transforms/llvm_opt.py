@@ -44,10 +44,13 @@ def strip_optnone(module: ModuleOp) -> None:
 
 
 def replace_module_body(target: ModuleOp, source: ModuleOp) -> None:
-    """Make `target` hold `source`'s ops and attributes (passes must mutate in place)."""
+    """Make `target` hold `source`'s ops and attributes (passes must mutate in place).
+
+    The old top-level ops are detached and left to the garbage collector: erasing them would
+    unlink every use in every function, op by op, for nothing.
+    """
     for o in list(target.ops):
         o.detach()
-        o.erase(safe_erase=False)
     for o in list(source.ops):
         o.detach()
         target.body.block.add_op(o)
@@ -58,7 +61,12 @@ def run_llvm_pipeline(module: ModuleOp, level: int) -> None:
     text = export_module(module)
     llvm_module = parse_verified(text)
     optimize(llvm_module, level)
-    replace_module_body(module, ModuleReader(str(llvm_module), "<llvm-opt>").read())
+    try:
+        optimized = ModuleReader(str(llvm_module), "<llvm-opt output>").read()
+    except XenzymeError as e:
+        e.notes = (*e.notes, f"LLVM's -O{level} pipeline produced this; try a lower level")
+        raise
+    replace_module_body(module, optimized)
 
 
 @dataclass(frozen=True)
@@ -70,12 +78,15 @@ class LLVMOptPass(ModulePass):
     level: int = 2
     strip_optnone: bool = False
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self) -> None:
+        """Reject a bad level when the pipeline is read, before any input is."""
         if self.level not in (0, 1, 2, 3):
             raise XenzymeError(
                 f"llvm-opt: level must be 0, 1, 2 or 3 (got {self.level})",
                 notes=["for example -p 'llvm-opt{level=3}'"],
             )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.strip_optnone:
             strip_optnone(op)
         run_llvm_pipeline(op, self.level)
