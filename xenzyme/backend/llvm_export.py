@@ -13,6 +13,7 @@ ops are printed as calls with mangled names, and their declarations are added.
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from collections.abc import Callable, Sequence
@@ -168,8 +169,14 @@ class TypePrinter:
 def float_literal(value: float, t: Attribute) -> str:
     """Exact LLVM spelling of a float constant of type `t`."""
     if isinstance(t, Float64Type | Float32Type):
-        # LLVM writes float constants as the double with the same value.
-        return "0x%016X" % struct.unpack(">Q", struct.pack(">d", value))[0]
+        # As LLVM prints them: six-digit decimal when that is exact, else the bits of the double
+        # with the same value (for floats too).
+        bits = struct.pack(">d", value)
+        if math.isfinite(value):
+            short = f"{value:e}"
+            if struct.pack(">d", float(short)) == bits:
+                return short
+        return "0x%016X" % struct.unpack(">Q", bits)[0]
     if isinstance(t, Float16Type):
         return "0xH%04X" % struct.unpack(">H", struct.pack(">e", value))[0]
     if isinstance(t, BFloat16Type):
@@ -491,7 +498,17 @@ def _md_suffix(md: Attribute | None) -> str:
 
 
 def _dense_literal(t: Attribute, values: list, types: TypePrinter) -> str:
-    """A (nested) array or vector literal from flattened values."""
+    """A (nested) array or vector literal from flattened values.
+
+    All zeros is `zeroinitializer` and a vector of one repeated value `splat (...)`, as LLVM
+    prints them.
+    """
+    if values and all(_is_zero(v) for v in values):
+        return "zeroinitializer"
+    if isinstance(t, VectorType) and values and all(_same_bits(v, values[0]) for v in values):
+        et = t.element_type
+        lit = int_literal(int(values[0]), et) if isinstance(et, IntegerType) else float_literal(float(values[0]), et)
+        return f"splat ({types(et)} {lit})"
     pos = 0
 
     def build(t: Attribute) -> str:
@@ -516,6 +533,16 @@ def _dense_literal(t: Attribute, values: list, types: TypePrinter) -> str:
         if len(values) == 1 and n > 1:
             values = values * n
     return build(t)
+
+
+def _is_zero(v: int | float) -> bool:
+    return v == 0 and (not isinstance(v, float) or math.copysign(1.0, v) > 0)
+
+
+def _same_bits(a: int | float, b: int | float) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return struct.pack(">d", float(a)) == struct.pack(">d", float(b))
+    return a == b
 
 
 # ---------------------------------------------------------------------------------------------

@@ -509,6 +509,62 @@ class SelectOp(IRDLOperation):
             raise VerifyException("a vector select condition needs values of the same length")
 
 
+def _print_store(self: xllvm.StoreOp, printer: Printer) -> None:
+    printer.print_string(" ")
+    if self.volatile_ is not None:
+        printer.print_string("volatile ")
+    printer.print_ssa_value(self.value)
+    printer.print_string(", ")
+    printer.print_ssa_value(self.ptr)
+    ordering = self.ordering.value.data if self.ordering is not None else 0
+    if ordering:
+        printer.print_string(f" atomic {xllvm.ATOMIC_ORDERING_KEYWORDS[ordering]}")
+    attrs = dict(self.attributes)
+    if self.alignment is not None:
+        attrs["alignment"] = self.alignment
+    if self.nontemporal is not None:
+        attrs["nontemporal"] = self.nontemporal
+    printer.print_op_attributes(attrs)
+    printer.print_string(" : ")
+    printer.print_attribute(self.value.type)
+    printer.print_string(", ")
+    printer.print_attribute(self.ptr.type)
+
+
+def _parse_store(cls: type[xllvm.StoreOp], parser: Parser) -> xllvm.StoreOp:
+    volatile = parser.parse_optional_keyword("volatile") is not None
+    value = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    ptr = parser.parse_unresolved_operand()
+    ordering = 0
+    if parser.parse_optional_keyword("atomic") is not None:
+        ordering = ORDERING_TO_INT[_parse_keyword_of(parser, ATOMIC_ORDERINGS, "an atomic ordering")]
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    value_type = parser.parse_type()
+    parser.parse_punctuation(",")
+    ptr_type = parser.parse_type()
+    alignment = attrs.pop("alignment", None)
+    op = cls(
+        parser.resolve_operand(value, value_type),
+        parser.resolve_operand(ptr, ptr_type),
+        alignment=alignment.value.data if isinstance(alignment, IntegerAttr) else None,
+        ordering=ordering,
+        volatile=volatile,
+        nontemporal=attrs.pop("nontemporal", None) is not None,
+    )
+    op.attributes |= attrs
+    return op
+
+
+# xDSL's `llvm.store` leaves its atomic ordering out of the custom syntax, so a store printed
+# and parsed again is no longer atomic.  The op class stays xDSL's (passes test
+# `isinstance(op, xllvm.StoreOp)`); only its syntax gains `atomic <ordering>`, as `llvm.load`
+# has: `llvm.store %v, %p atomic release {alignment = 4 : i64} : i32, !llvm.ptr`.
+xllvm.StoreOp.print = _print_store  # type: ignore[method-assign]
+xllvm.StoreOp.parse = classmethod(_parse_store)  # type: ignore[method-assign, assignment]
+
+
 GEP_USE_SSA_VAL = xllvm.GEP_USE_SSA_VAL
 
 
@@ -647,9 +703,10 @@ class GEPOp(IRDLOperation):
                 current = current.element_type
             elif isinstance(current, LLVMStructType | LLVMPackedStructType):
                 if idx == GEP_USE_SSA_VAL or not 0 <= idx < len(current.types.data):
+                    got = "a value" if idx == GEP_USE_SSA_VAL else str(idx)
                     raise VerifyException(
                         f"getelementptr index #{pos}: struct fields are selected by constants "
-                        f"in range (got {idx})"
+                        f"in range (got {got})"
                     )
                 current = current.types.data[idx]
             else:

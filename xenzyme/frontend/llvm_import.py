@@ -60,6 +60,8 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
 
+from xdsl.utils.exceptions import VerifyException
+
 from xenzyme.diagnostics import XenzymeError, error_at
 from xenzyme.dialects import llvm_ext as ext
 
@@ -200,6 +202,15 @@ def _array_type(n: int, elem: Attribute) -> ext.LLVMArrayType:
 @_memo
 def _struct_type(fields: tuple[Attribute, ...]) -> ext.LLVMStructType:
     return ext.LLVMStructType.from_type_list(fields)
+
+
+@_memo
+def _function_type(params: tuple[Attribute, ...], ret: Attribute, vararg: bool) -> ext.LLVMFunctionType:
+    """A function type; xDSL's takes only its own LLVM types in signatures (no packed structs)."""
+    try:
+        return ext.LLVMFunctionType(params, ret, vararg)
+    except VerifyException as e:
+        raise _Unsupported(f"function type not supported by xDSL's llvm dialect: {e}") from None
 
 
 @_memo
@@ -842,6 +853,10 @@ class ModuleReader:
             notes=all_notes,
         )
 
+    def _names_source(self, name: str) -> bool:
+        """Whether the input itself says `source_filename = "name"` (LLVM invents `<string>`)."""
+        return self.original is not None and f'source_filename = "{name}"' in self.original
+
     # ---- types ----------------------------------------------------------------------------
 
     def parse_type(self, cur: _Cursor) -> Attribute:
@@ -856,7 +871,7 @@ class ModuleReader:
                 else:
                     params.append(self.parse_type(cur))
                 cur.accept(",")
-            t = ext.LLVMFunctionType(params, t, vararg)
+            t = _function_type(tuple(params), t, vararg)
         return t
 
     def _parse_base_type(self, cur: _Cursor) -> Attribute:
@@ -956,7 +971,9 @@ class ModuleReader:
                 elif line.startswith("@"):
                     body.append(self._global(i))
                 elif line.startswith("source_filename = "):
-                    module_attrs["llvm.source_filename"] = StringAttr(_unescape(line[19:-1]))
+                    name = _unescape(line[19:-1])
+                    if name != "<string>" or self._names_source(name):
+                        module_attrs["llvm.source_filename"] = StringAttr(name)
                 elif line.startswith("target datalayout = "):
                     module_attrs["llvm.data_layout"] = StringAttr(line[21:-1])
                 elif line.startswith("target triple = "):
@@ -1695,7 +1712,7 @@ class FunctionReader:
                 raise _Unsupported(f"unexpected '{tok}' in function header")
         if md:
             attrs["md"] = ext.MetadataAttachmentsAttr.from_pairs(md)
-        ftype = ext.LLVMFunctionType(arg_types, ret_type, vararg)
+        ftype = _function_type(tuple(arg_types), ret_type, vararg)
         if any(arg_attrs):
             props["arg_attrs"] = _dicts(arg_attrs)
         if res_attrs:
