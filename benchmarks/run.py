@@ -1,0 +1,811 @@
+#!/usr/bin/env python3
+"""Benchmark runner: `make bench`.
+
+    .venv/bin/python benchmarks/run.py                    # build, check, time, rewrite RESULTS.md
+    .venv/bin/python benchmarks/run.py logsumexp          # one benchmark
+    .venv/bin/python benchmarks/run.py --check-only --n 1000 --no-write   # gradients only, quick
+
+For each benchmark of BENCHMARKS:
+
+1. build the C program in benchmarks/build/NAME/ three ways: clang-19 -O2 IR through the default
+   pipeline `enzyme` (the main build; its compile time, source to runnable gradient, is the median
+   of --compile-reps builds), and clang-19 -O0 IR through `enzyme` and through `enzyme{preopt=0}`
+   (the AD-after-optimisation ablation, R3);
+2. run each build in its own subprocess: the program checks its gradient first (against exact
+   values or a reference computed in C) and only then times the primal and the gradient in that
+   same process, printing JSON lines (benchmarks/c/bench.h has the protocol);
+3. run each peer (benchmarks/peers/) in its own single-threaded subprocess; a peer checks
+   xenzyme's gradient, dumped by the main build, against its own before it times anything;
+4. rewrite this runner's sections of benchmarks/RESULTS.md.
+
+RESULTS.md is shared with other writers (benchmarks/compile_speed.py): every writer replaces
+only the text between its own `<!-- NAME:begin -->` and `<!-- NAME:end -->` markers and keeps the
+rest; a section whose markers are missing is appended.  The raw results go to
+benchmarks/build/results.json.  The exit status is non-zero when a build, a run or a gradient
+check failed (RESULTS.md then says so in place of the numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH_DIR = REPO / "benchmarks"
+C_DIR = BENCH_DIR / "c"
+PEER_DIR = BENCH_DIR / "peers"
+BUILD_DIR = BENCH_DIR / "build"
+RESULTS = BENCH_DIR / "RESULTS.md"
+
+# Every subprocess runs single-threaded unless a benchmark says otherwise.
+SINGLE_THREAD_ENV = {
+    var: "1"
+    for var in (
+        "OMP_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "BLIS_NUM_THREADS",
+        "NUMEXPR_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+    )
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# What to run
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of building a benchmark program: clang's level and xenzyme's pipeline."""
+
+    tag: str
+    clang_level: str
+    pipeline: str
+    label: str
+
+
+MAIN = Variant("O2", "-O2", "enzyme", "clang -O2 IR, `enzyme`")
+O0_PREOPT2 = Variant("O0-preopt2", "-O0", "enzyme", "clang -O0 IR, `enzyme` (preopt=2)")
+O0_PREOPT0 = Variant("O0-preopt0", "-O0", "enzyme{preopt=0}", "clang -O0 IR, `enzyme{preopt=0}`")
+VARIANTS = (MAIN, O0_PREOPT2, O0_PREOPT0)
+
+
+@dataclass(frozen=True)
+class Peer:
+    """Another implementation of a benchmark's gradient, run as `python SCRIPT --n N --samples S
+    [--compare XENZYME_GRADIENT.bin]`; it prints JSON lines (benchmarks/peers/peerlib.py)."""
+
+    tool: str
+    script: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """The main build run again in a changed environment, to test an explanation of its time."""
+
+    tag: str
+    label: str
+    env: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    what: str
+    n: int
+    size: str
+    target_r1: float | None = None
+    enzyme_r1: float | None = None
+    peers: tuple[Peer, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    notes: str = ""
+
+    @property
+    def source(self) -> Path:
+        return C_DIR / f"{self.name}.c"
+
+
+TAYLORLOG_NOTES = """\
+What the gradient does (read from `xenzyme-opt taylorlog.ll -p enzyme -t llvm`): the derivative
+of each term needs only x and i, so the gradient has no forward sweep over the main loop; its
+reverse sweep recomputes i and calls `pow(x, i - 1)` once per term (times i, times 1/i). The
+primal's `pow(x, i)` is dead (the function's value is not requested) and LLVM removes it. Both
+programs thus make one `pow` call per term, about 30 ns each, and nothing else of weight: the
+ratio is 1 up to noise. Only the loop's remainder iterations (N mod 4, after LLVM unrolled the
+loop by 4) keep a small cache of i. The ratio of minima is the steadier figure here: a busy
+machine moves the medians of a 0.3 s call by ±10 %.
+
+R3: differentiated straight from -O0 IR (`enzyme{preopt=0}`), x and i still live in stack slots
+that the loop loads on every iteration; the gradient caches every loaded value, so it stores x
+(loop-invariant) and `(double)i` twice per iteration in three buffers grown by `realloc`, 240 MB
+per call (the page-fault column), where the optimised program recomputes i and keeps x in a
+register. The `pow` calls are the same, so the loss is bounded by the memory traffic: R3 is
+well below Enzyme's 4.2 suite average because the pipeline still optimises the result (postopt=3)
+and that cannot remove caches that the reverse sweep reads."""
+
+LOGSUMEXP_NOTES = """\
+What the gradient does (read from `xenzyme-opt logsumexp.ll -p enzyme -t llvm`, function
+`diffelogsumexp`):
+
+- forward sweep: the max loop (unrolled by 4 by LLVM) stores the outcome of each comparison as
+  one byte, in four growing buffers, one per unrolled lane (10 MB in all, where Enzyme caches
+  the running maximum as a double: 80 MB); then the exp loop stores each `exp(x_i - A)` (80 MB),
+  so the reverse sweep needs no second `exp`;
+- reverse sweep: one pass that adds `exp(x_i - A) / s` into `dx` while it sums the adjoint of A,
+  then one pass back over the max loop that adds that adjoint (zero up to rounding) into `dx`
+  where a comparison selected: a second read-modify-write of all 80 MB of `dx`.
+
+Where the time goes: the arithmetic is the primal's (one `exp` per element, no recomputation);
+what the gradient adds is memory. The caches are buffers grown by `realloc` and freed on every
+call; at 80 MB glibc serves them with fresh `mmap`ed pages, so every call takes about 25,000
+minor page faults (column "page faults / call"; 4 KiB each, about 90 MB zeroed by the kernel)
+on top of about 300 MB of cache and `dx` traffic. The diagnostic row runs the same binary with
+glibc's malloc on transparent huge pages: the faults all but vanish and gradient ÷ primal drops
+to 1.25–1.5. A hand-written C gradient with the same strategy (cache every `exp`) ran at
+1.05–1.1× the primal with its cache allocated once outside the timed call, and at 1.5–1.7×
+with a fresh `malloc` per call (one measurement on this machine while writing this note). Page
+faults and memory traffic compete with other processes on this 2-core machine while `exp` does
+not, so R1 rises when the machine is busy: 1.7 to 2.4 across runs at load average 2.
+
+What would bring it down, in the compiler (left to its owners): allocate each cache once,
+sized by the trip count known on entry (`n - 1` and `n` here), instead of growing it, and merge
+the four per-lane byte caches; allocate large caches so that they do not fault page by page
+(reuse across calls, or huge pages); skip the zero-adding reverse pass of the max loop where
+only one element receives the adjoint of A.
+
+R3: from -O0 IR without the optimiser first, the loop indices live in stack slots, so the
+address of `dx[i]` is not an induction expression when the gradient is generated: both loops
+cache the shadow pointer of every element (2 × 80 MB) besides the comparison bytes and the
+`exp` values, about 250 MB and twice the page faults per call.
+
+numpy's gradient is faster than xenzyme's because numpy evaluates `exp` with AVX-512 SIMD
+loops on this CPU, while clang -O2 for generic x86-64 calls glibc's scalar `exp` per element;
+the C primal has the same handicap (compare the two primals), so R2 measures libm, not AD."""
+
+BENCHMARKS = (
+    Benchmark(
+        name="taylorlog",
+        what="f(x) = Σ_{i=1..N} x^i / i via `pow`, at x = 0.5 (read at run time); "
+        "d/dx checked against (1 - x^N) / (1 - x)",
+        n=10_000_000,
+        size="N = 10,000,000",
+        target_r1=1.1,
+        enzyme_r1=0.97,
+        notes=TAYLORLOG_NOTES,
+    ),
+    Benchmark(
+        name="logsumexp",
+        what="A = max x_i; log Σ exp(x_i - A) + A over N doubles uniform in [-4, 4); "
+        "gradient checked against the softmax computed in C (1e-9 relative, 2-norm)",
+        n=10_000_000,
+        size="N = 10,000,000",
+        target_r1=2.2,
+        enzyme_r1=2.7,
+        peers=(Peer("numpy", "numpy_logsumexp.py", "numpy, hand-written gradient"),),
+        diagnostics=(
+            Diagnostic(
+                "O2-hugepages",
+                "clang -O2 IR, `enzyme`; malloc on transparent huge pages "
+                "(`GLIBC_TUNABLES=glibc.malloc.hugetlb=1`), diagnostic",
+                {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"},
+            ),
+        ),
+        notes=LOGSUMEXP_NOTES,
+    ),
+)
+BY_NAME = {b.name: b for b in BENCHMARKS}
+
+
+# ---------------------------------------------------------------------------------------------
+# Tools
+# ---------------------------------------------------------------------------------------------
+
+
+def clang() -> str:
+    for cand in (os.environ.get("XENZYME_CLANG"), "clang-19", "/usr/lib/llvm-19/bin/clang"):
+        if cand and (shutil.which(cand) or os.path.exists(cand)):
+            return shutil.which(cand) or cand
+    raise SystemExit("benchmarks: clang-19 not found (run `make setup`)")
+
+
+def xenzyme_opt() -> list[str]:
+    """The `xenzyme-opt` a user runs: the venv's script beside this interpreter, else the module."""
+    script = Path(sys.executable).with_name("xenzyme-opt")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-m", "xenzyme.cli.xenzyme_opt"]
+
+
+class BenchError(RuntimeError):
+    """A build or a run that failed; the message says which command and why."""
+
+
+def _run(cmd: list[str], *, timeout: float, env: dict | None = None) -> subprocess.CompletedProcess:
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:
+        raise BenchError(f"timed out after {timeout:.0f} s: {' '.join(cmd)}") from e
+    if r.returncode != 0:
+        tail = "\n".join((r.stdout + r.stderr).strip().splitlines()[-20:])
+        raise BenchError(f"exit status {r.returncode}: {' '.join(cmd)}\n{tail}")
+    return r
+
+
+def _short(cmd: list[str]) -> str:
+    """A command as RESULTS.md shows it: paths relative to the repository, tools by name."""
+    out = []
+    for part in cmd:
+        p = Path(part)
+        if p.is_absolute():
+            try:
+                part = str(p.relative_to(REPO))
+            except ValueError:
+                part = p.name if p.name.startswith("clang") else part
+        out.append(f"'{part}'" if "{" in part else part)
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Building and running
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Build:
+    exe: Path
+    commands: list[str]
+    stage_s: dict[str, float]  # clang, xenzyme-opt, cc, total: medians over the builds
+    reps: int
+
+
+def build(
+    bench: Benchmark | str,
+    variant: Variant = MAIN,
+    outdir: Path | None = None,
+    *,
+    reps: int = 1,
+    timeout: float = 300,
+) -> Build:
+    """Compile bench's C source to a native program: clang-19 → xenzyme-opt → cc.
+
+    Builds `reps` times (from scratch each time) and reports the median time of each stage and of
+    their sum: the compile time from source to a runnable gradient."""
+    bench = BY_NAME[bench] if isinstance(bench, str) else bench
+    outdir = outdir or BUILD_DIR / bench.name
+    outdir.mkdir(parents=True, exist_ok=True)
+    stem = outdir / f"{bench.name}.{variant.tag}"
+    ll, obj, exe = (Path(f"{stem}{ext}") for ext in (".ll", ".o", ""))
+    cmds = [
+        [clang(), variant.clang_level, "-S", "-emit-llvm", str(bench.source), "-o", str(ll)],
+        [*xenzyme_opt(), str(ll), "-p", variant.pipeline, "-t", "obj", "-o", str(obj)],
+        ["cc", str(obj), "-lm", "-o", str(exe)],
+    ]
+    stages = ("clang", "xenzyme-opt", "cc")
+    times: dict[str, list[float]] = {s: [] for s in (*stages, "total")}
+    for _ in range(max(1, reps)):
+        for f in (ll, obj, exe):
+            f.unlink(missing_ok=True)
+        total = 0.0
+        for stage, cmd in zip(stages, cmds):
+            t0 = time.perf_counter()
+            _run(cmd, timeout=timeout)
+            dt = time.perf_counter() - t0
+            times[stage].append(dt)
+            total += dt
+        times["total"].append(total)
+    return Build(
+        exe=exe,
+        commands=[_short(c) for c in cmds],
+        stage_s={k: statistics.median(v) for k, v in times.items()},
+        reps=max(1, reps),
+    )
+
+
+def parse_records(stdout: str) -> list[dict]:
+    records = []
+    for line in stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError:
+                pass
+    return records
+
+
+def run_records(cmd: list[str], *, timeout: float = 120, env: dict | None = None) -> list[dict]:
+    """Run one benchmark process (single-threaded environment) and return its JSON records."""
+    env = {**os.environ, **SINGLE_THREAD_ENV, **(env or {})}
+    return parse_records(_run(cmd, timeout=timeout, env=env).stdout)
+
+
+def run_program(exe: Path, n: int, samples: int, dump: Path | None = None, **kw) -> list[dict]:
+    cmd = [str(exe), str(n), str(samples)] + ([str(dump)] if dump else [])
+    return run_records(cmd, **kw)
+
+
+def run_peer(peer: Peer, n: int, samples: int, compare: Path | None = None, **kw) -> list[dict]:
+    cmd = [sys.executable, str(PEER_DIR / peer.script), "--n", str(n), "--samples", str(samples)]
+    if compare:
+        cmd += ["--compare", str(compare)]
+    return run_records(cmd, **kw)
+
+
+def pick(records: list[dict], kind: str, what: str | None = None) -> dict | None:
+    for r in records:
+        if r.get("kind") == kind and (what is None or r.get("what") == what):
+            return r
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Environment
+# ---------------------------------------------------------------------------------------------
+
+
+def machine() -> dict:
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "os": f"{platform.system()} {platform.release()}",
+    }
+
+
+def _first_line(cmd: list[str]) -> str:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    return out.splitlines()[0].strip() if out else "?"
+
+
+def versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    def pkg(name: str) -> str:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            return "not installed"
+
+    import llvmlite.binding as llb
+
+    commit = _first_line(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    dirty = _first_line(
+        ["git", "-C", str(REPO), "status", "--porcelain", "--", "xenzyme", "benchmarks/c"]
+    )
+    return {
+        "xenzyme": f"{pkg('xenzyme')} ({commit}{', modified' if dirty not in ('', '?') else ''})",
+        "xdsl": pkg("xdsl"),
+        "llvmlite": f"{pkg('llvmlite')} (LLVM {'.'.join(map(str, llb.llvm_version_info))})",
+        "clang": _first_line([clang(), "--version"]),
+        "cc": _first_line(["cc", "--version"]),
+        "python": platform.python_version(),
+        "numpy": pkg("numpy"),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The suite
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Progress:
+    total: int
+    done: int = 0
+    t_start: float = field(default_factory=time.perf_counter)
+
+    def step(self, text: str):
+        self.done += 1
+        prefix = f"[{self.done:>2}/{self.total}] {text} ..."
+        print(prefix, end="", file=sys.stderr, flush=True)
+        return _StepTimer(prefix, self.t_start)
+
+
+class _StepTimer:
+    def __init__(self, prefix: str, t_start: float):
+        self.t0 = time.perf_counter()
+        self.t_start = t_start
+        self.note = ""
+        self.failed = False
+
+    def fail(self, note: str) -> None:
+        self.failed, self.note = True, note
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        dt = time.perf_counter() - self.t0
+        status = "FAILED" if exc_type or self.failed else "ok"
+        note = f" {self.note}" if self.note else ""
+        elapsed = time.perf_counter() - self.t_start
+        print(f" {status} {dt:.1f} s{note}  (total {elapsed:.0f} s)", file=sys.stderr, flush=True)
+        return False
+
+
+def steps_for(bench: Benchmark) -> int:
+    return 2 * len(VARIANTS) + len(bench.peers) + len(bench.diagnostics)
+
+
+def steps_for_run(bench: Benchmark, samples: int) -> int:
+    return steps_for(bench) - (0 if samples else len(bench.diagnostics))
+
+
+def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
+                  compile_reps: int) -> dict:
+    """Build, check and time one benchmark; returns its results (a JSON-able dict)."""
+    res: dict = {"name": bench.name, "n": n, "samples": samples, "builds": {}, "runs": {},
+                 "peers": {}, "errors": []}
+    outdir = BUILD_DIR / bench.name
+    builds: dict[str, Build] = {}
+    for v in VARIANTS:
+        reps = compile_reps if v is MAIN else 1
+        times = f" x{reps}" if reps > 1 else ""
+        with progress.step(f"{bench.name}: build {v.label}{times}") as st:
+            try:
+                b = build(bench, v, outdir, reps=reps)
+            except BenchError as e:
+                res["errors"].append(f"build {v.tag}: {e}")
+                st.fail("(see errors)")
+                continue
+            builds[v.tag] = b
+            res["builds"][v.tag] = {"commands": b.commands, "stage_s": b.stage_s, "reps": b.reps}
+            st.note = f"(source → gradient {b.stage_s['total']:.2f} s)"
+
+    dump = outdir / f"{bench.name}.gradient.bin"
+    dump.unlink(missing_ok=True)
+
+    def run_build(tag: str, label: str, exe_tag: str, **kw) -> None:
+        with progress.step(f"{bench.name}: run {label}") as st:
+            if exe_tag not in builds:
+                st.fail("(not built)")
+                return
+            try:
+                recs = run_program(builds[exe_tag].exe, n, samples, **kw)
+            except BenchError as e:
+                res["errors"].append(f"run {tag}: {e}")
+                st.fail("(see errors)")
+                return
+            res["runs"][tag] = recs
+            chk = pick(recs, "check")
+            p, g = pick(recs, "time", "primal"), pick(recs, "time", "gradient")
+            if not chk or not chk.get("ok"):
+                res["errors"].append(f"run {tag}: gradient check failed: {chk}")
+                st.fail("(gradient check FAILED)")
+            elif p and g:
+                st.note = (f"(primal {fmt_s(p['median_s'])}, gradient {fmt_s(g['median_s'])}, "
+                           f"ratio {g['median_s'] / p['median_s']:.2f})")
+            else:
+                st.note = f"(check ok, rel. error {chk['rel_err']:.2g})"
+
+    def run_peer_step(peer: Peer) -> None:
+        with progress.step(f"{bench.name}: peer {peer.label}") as st:
+            try:
+                recs = run_peer(peer, n, samples, dump if dump.exists() else None)
+            except BenchError as e:
+                res["errors"].append(f"peer {peer.tool}: {e}")
+                st.fail("(see errors)")
+                return
+            res["peers"][peer.tool] = recs
+            chk, g = pick(recs, "check"), pick(recs, "time", "gradient")
+            if chk is None:
+                res["errors"].append(f"peer {peer.tool}: no xenzyme gradient to compare with")
+                st.fail("(nothing to compare with)")
+            elif not chk.get("ok"):
+                res["errors"].append(f"peer {peer.tool}: xenzyme's gradient disagrees: {chk}")
+                st.fail("(xenzyme gradient check FAILED)")
+            elif g:
+                st.note = (f"(gradient {fmt_s(g['median_s'])}; agrees with xenzyme to "
+                           f"{chk['rel_err']:.2g})")
+
+    # The main build first (it dumps its gradient), its peers right after it (R2 compares
+    # processes), then the -O0 pair back to back (R3), then the diagnostics.
+    run_build(MAIN.tag, MAIN.label, MAIN.tag, dump=dump)
+    for peer in bench.peers:
+        run_peer_step(peer)
+    for v in VARIANTS:
+        if v is not MAIN:
+            run_build(v.tag, v.label, v.tag)
+    for diag in bench.diagnostics:
+        if samples:
+            run_build(diag.tag, diag.label, MAIN.tag, env=diag.env)
+    return res
+
+
+# ---------------------------------------------------------------------------------------------
+# RESULTS.md
+# ---------------------------------------------------------------------------------------------
+
+
+def fmt_s(seconds: float | None) -> str:
+    if seconds is None or not math.isfinite(seconds):
+        return "–"
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e6:.1f} µs"
+
+
+def fmt_faults(rec: dict) -> str:
+    f = rec.get("page_faults_per_call")
+    return "–" if f is None else f"{f:,.0f}"
+
+
+def ratio(a: dict | None, b: dict | None, key: str = "median_s") -> float | None:
+    if not a or not b or not b.get(key):
+        return None
+    return a[key] / b[key]
+
+
+def fmt_r(r: float | None) -> str:
+    return "–" if r is None else f"{r:.2f}"
+
+
+def derived(res: dict) -> dict:
+    """The ratios of one benchmark's results."""
+    main = res["runs"].get(MAIN.tag, [])
+    p, g = pick(main, "time", "primal"), pick(main, "time", "gradient")
+    out = {
+        "primal": p,
+        "gradient": g,
+        "r1": ratio(g, p),
+        "r1_min": ratio(g, p, "min_s"),
+        "r2": {},
+        "r3": None,
+    }
+    for tool, recs in res["peers"].items():
+        out["r2"][tool] = ratio(g, pick(recs, "time", "gradient"))
+    # R3 compares two processes.  Each gradient is divided by the primal timed beside it in its
+    # own process (the same machine code in both builds: postopt=3 compiles the unchanged primal
+    # alike), which cancels the drift of the machine's speed between the two processes.
+    r0, r2 = res["runs"].get(O0_PREOPT0.tag, []), res["runs"].get(O0_PREOPT2.tag, [])
+    p0, g0 = pick(r0, "time", "primal"), pick(r0, "time", "gradient")
+    p2, g2 = pick(r2, "time", "primal"), pick(r2, "time", "gradient")
+    for key, suffix in (("median_s", ""), ("min_s", "_min")):
+        a, b = ratio(g0, p0, key), ratio(g2, p2, key)
+        out["r3" + suffix] = a / b if a is not None and b else None
+    out["r3_raw"] = ratio(g0, g2)
+    return out
+
+
+def env_lines(env: dict) -> list[str]:
+    m, v = env["machine"], env["versions"]
+    return [
+        f"- machine: {m['cpu']}, {m['cores']} cores, {m['os']}",
+        f"- versions: xenzyme {v['xenzyme']}, xDSL {v['xdsl']}, llvmlite {v['llvmlite']}, "
+        f"{v['clang']}, {v['cc']}, Python {v['python']}, numpy {v['numpy']}",
+        f"- date: {env['date']}; load average {env['load'][0]:.2f} at the start, "
+        f"{env['load'][1]:.2f} at the end (other processes on the machine add noise)",
+    ]
+
+
+def verdict(r: float | None, target: float | None) -> str:
+    if r is None or target is None:
+        return "–"
+    return "met" if r <= target else "**missed**"
+
+
+def section_for(bench: Benchmark, res: dict, env: dict) -> str:
+    d = derived(res)
+    lines = [f"## {bench.name}", "", f"{bench.what}. {bench.size}.", ""]
+    lines += env_lines(env)
+    lines += [f"- `.venv/bin/python benchmarks/run.py {bench.name}`: each build and peer runs in "
+              "its own single-threaded process; a sample repeats the call until it lasts "
+              "≥ 50 ms; "
+              f"after a warm-up, {res['samples']} samples of the primal and of the gradient, "
+              "taken in alternation; times are per call.", ""]
+    if res["errors"]:
+        lines += ["**This run failed; no numbers are reported.**", "", "```"]
+        lines += [e for err in res["errors"] for e in err.splitlines()]
+        lines += ["```", ""]
+        return "\n".join(lines).rstrip() + "\n"
+
+    chk = pick(res["runs"][MAIN.tag], "check")
+    lines += [f"Gradient check (before timing): relative error {chk['rel_err']:.2g} against "
+              f"{chk['against']} (tolerance {chk['tol']:.0e}): passed."]
+    for tool, recs in res["peers"].items():
+        pc = pick(recs, "check")
+        lines[-1] += (f" {tool} agrees with xenzyme's gradient to {pc['rel_err']:.2g} "
+                      "(2-norm, relative).")
+    lines += ["", "| build / tool | what | median | min | page faults / call | ratio |",
+              "|---|---|---:|---:|---:|---|"]
+    rows = [(v.tag, v.label, v is MAIN) for v in VARIANTS]
+    rows += [(dg.tag, dg.label, False) for dg in bench.diagnostics]
+    for tag, label, is_main in rows:
+        recs = res["runs"].get(tag, [])
+        p, g = pick(recs, "time", "primal"), pick(recs, "time", "gradient")
+        if not (p and g):
+            continue
+        lines.append(f"| xenzyme: {label} | primal | {fmt_s(p['median_s'])} | "
+                     f"{fmt_s(p['min_s'])} | {fmt_faults(p)} | |")
+        lab = "R1 = " if is_main else ""
+        lines.append(f"| xenzyme: {label} | gradient | {fmt_s(g['median_s'])} | "
+                     f"{fmt_s(g['min_s'])} | {fmt_faults(g)} | "
+                     f"{lab}gradient ÷ primal = {fmt_r(ratio(g, p))} |")
+    for tool, recs in res["peers"].items():
+        label = next(pr.label for pr in bench.peers if pr.tool == tool)
+        p, g = pick(recs, "time", "primal"), pick(recs, "time", "gradient")
+        if p:
+            lines.append(f"| {label} | primal | {fmt_s(p['median_s'])} | {fmt_s(p['min_s'])} "
+                         "| | |")
+        if g:
+            lines.append(f"| {label} | gradient | {fmt_s(g['median_s'])} | "
+                         f"{fmt_s(g['min_s'])} | | R2 = xenzyme ÷ {tool} = "
+                         f"{fmt_r(d['r2'].get(tool))} |")
+
+    lines += ["", "| ratio | median (min) | target | Enzyme | |", "|---|---:|---:|---:|---|"]
+    lines.append(f"| R1 gradient ÷ primal | {fmt_r(d['r1'])} ({fmt_r(d['r1_min'])}) | "
+                 f"≤ {bench.target_r1} | {bench.enzyme_r1} | "
+                 f"{verdict(d['r1'], bench.target_r1)} |")
+    for tool, r in d["r2"].items():
+        lines.append(f"| R2 xenzyme gradient ÷ {tool} gradient | {fmt_r(r)} | | | |")
+    lines.append(f"| R3 gradient without ÷ with `llvm-opt` before AD, both from -O0 IR, each "
+                 f"÷ its own process's primal (raw ratio of gradient times: "
+                 f"{fmt_r(d['r3_raw'])}) | {fmt_r(d['r3'])} ({fmt_r(d['r3_min'])}) | | | |")
+
+    b = res["builds"][MAIN.tag]
+    st = b["stage_s"]
+    lines += ["", f"Compile time, source to runnable gradient ({MAIN.label}, median of "
+              f"{b['reps']} builds): **{st['total']:.2f} s** = clang {st['clang']:.2f} s + "
+              f"xenzyme-opt {st['xenzyme-opt']:.2f} s + cc {st['cc']:.2f} s.", "", "Commands:", "",
+              "```"]
+    for v in VARIANTS:
+        if v.tag in res["builds"]:
+            lines += res["builds"][v.tag]["commands"]
+    lines += ["```", ""]
+    if d["r1"] is not None and bench.target_r1 is not None and d["r1"] > bench.target_r1:
+        lines += [f"**R1 = {d['r1']:.2f} is above the target {bench.target_r1}** in this run; "
+                  "the notes below say where the time goes.", ""]
+    if bench.notes:
+        lines += [bench.notes, ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def summary_section(results: list[tuple[Benchmark, dict]], env: dict) -> str:
+    lines = ["## Gradient benchmarks: summary (`benchmarks/run.py`, `make bench`)", ""]
+    lines += env_lines(env)
+    lines += [
+        "- R1 = xenzyme gradient ÷ primal (same process, same compiler); R2 = xenzyme gradient ÷ "
+        "a peer's gradient (separate processes); R3 = gradient built without ÷ with `llvm-opt` "
+        "before differentiation, both from clang -O0 IR, each divided by the primal timed in its "
+        "own process; medians of samples that alternate primal and gradient.",
+        "",
+        "| benchmark | size | R1 | target | Enzyme | | R2 | R3 | compile time |",
+        "|---|---|---:|---:|---:|---|---|---:|---:|",
+    ]
+    r3s = []
+    for bench, res in results:
+        if res["errors"]:
+            lines.append(f"| {bench.name} | {bench.size} | FAILED | ≤ {bench.target_r1} | "
+                         f"{bench.enzyme_r1} | | | | |")
+            continue
+        d = derived(res)
+        r2 = ", ".join(f"{fmt_r(r)} ({t})" for t, r in d["r2"].items()) or "–"
+        ct = res["builds"][MAIN.tag]["stage_s"]["total"]
+        lines.append(f"| {bench.name} | {bench.size} | {fmt_r(d['r1'])} | ≤ {bench.target_r1} | "
+                     f"{bench.enzyme_r1} | {verdict(d['r1'], bench.target_r1)} | {r2} | "
+                     f"{fmt_r(d['r3'])} | {ct:.2f} s |")
+        if d["r3"]:
+            r3s.append(d["r3"])
+    if r3s:
+        geo = math.exp(sum(math.log(r) for r in r3s) / len(r3s))
+        lines += ["", f"Geometric mean of R3 (AD after optimisation speed-up): {geo:.2f} "
+                  "(Enzyme's NeurIPS 2020 paper: 4.2 over its suite)."]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+
+
+def replace_section(text: str, name: str, body: str) -> str:
+    """Put body between NAME's markers in text, leaving everything else as it was; append the
+    marked section when the markers are absent."""
+    begin, end = markers(name)
+    block = f"{begin}\n{body.rstrip()}\n{end}"
+    pattern = re.escape(begin) + ".*?" + re.escape(end)
+    if re.search(pattern, text, flags=re.S):
+        return re.sub(pattern, lambda _: block, text, count=1, flags=re.S)
+    return text.rstrip("\n") + "\n\n" + block + "\n"
+
+
+def write_results(sections: list[tuple[str, str]], path: Path = RESULTS) -> None:
+    text = path.read_text() if path.exists() else "# Benchmark results\n"
+    for name, body in sections:
+        text = replace_section(text, name, body)
+    path.write_text(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Build, check and time the gradient benchmarks; "
+                                 "rewrite their sections of benchmarks/RESULTS.md.")
+    ap.add_argument("names", nargs="*", help=f"benchmarks to run (default: all: "
+                    f"{', '.join(BY_NAME)})")
+    ap.add_argument("--n", type=int, help="problem size for every benchmark (default: each one's)")
+    ap.add_argument("--samples", type=int, default=7, help="timed samples (>= 5 for results)")
+    ap.add_argument("--compile-reps", type=int, default=3,
+                    help="builds of the main variant for its compile time (median)")
+    ap.add_argument("--check-only", action="store_true", help="check gradients, time nothing")
+    ap.add_argument("--no-write", action="store_true", help="leave RESULTS.md alone")
+    args = ap.parse_args(argv)
+
+    unknown = [n for n in args.names if n not in BY_NAME]
+    if unknown:
+        ap.error(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BY_NAME)}")
+    selected = [BY_NAME[n] for n in args.names] if args.names else list(BENCHMARKS)
+    samples = 0 if args.check_only else args.samples
+    if samples and samples < 5:
+        print("note: fewer than 5 samples: RESULTS.md is not written", file=sys.stderr)
+    write = not args.no_write and samples >= 5 and args.n is None
+
+    env = {"machine": machine(), "versions": versions(),
+           "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+           "load": [os.getloadavg()[0]]}
+    print(f"{env['machine']['cpu']}, {env['machine']['cores']} cores; xenzyme "
+          f"{env['versions']['xenzyme']}; {env['versions']['clang']}", file=sys.stderr)
+    progress = Progress(total=sum(steps_for_run(b, samples) for b in selected))
+    results = []
+    for bench in selected:
+        res = run_benchmark(bench, progress, n=args.n or bench.n, samples=samples,
+                            compile_reps=1 if args.check_only else args.compile_reps)
+        results.append((bench, res))
+
+    env["load"].append(os.getloadavg()[0])
+    BUILD_DIR.mkdir(parents=True, exist_ok=True)
+    raw = {"env": env, "results": {b.name: r for b, r in results}}
+    (BUILD_DIR / "results.json").write_text(json.dumps(raw, indent=1))
+
+    failed = [b.name for b, r in results if r["errors"]]
+    for b, r in results:
+        for e in r["errors"]:
+            print(f"\n{b.name}: {e}", file=sys.stderr)
+    if samples:
+        print(file=sys.stderr)
+        for b, r in results:
+            if not r["errors"]:
+                d = derived(r)
+                r2 = "".join(f", R2 vs {t} {fmt_r(x)}" for t, x in d["r2"].items())
+                print(f"{b.name}: R1 {fmt_r(d['r1'])} (target ≤ {b.target_r1}){r2}, "
+                      f"R3 {fmt_r(d['r3'])}, compile "
+                      f"{r['builds'][MAIN.tag]['stage_s']['total']:.2f} s", file=sys.stderr)
+    if write:
+        sections = [("bench-summary", summary_section(results, env))] if not args.names else []
+        sections += [(f"bench-{b.name}", section_for(b, r, env)) for b, r in results]
+        write_results(sections)
+        print(f"wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""The benchmark programs keep building and their gradients keep passing their checks.
+
+Builds benchmarks/c/*.c through benchmarks/run.py's own build step, at a tiny problem size and
+with no timing (SAMPLES = 0), from clang -O2 IR with the default pipeline and from clang -O0 IR
+with `enzyme{preopt=0}`; each program checks its gradient and prints the result as JSON.  The
+numpy peer checks a dumped xenzyme gradient against its own.  Also tests how the runner rewrites
+its sections of RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, clang
+
+_spec = importlib.util.spec_from_file_location("bench_run", REPO / "benchmarks" / "run.py")
+runner = importlib.util.module_from_spec(_spec)
+sys.modules["bench_run"] = runner
+_spec.loader.exec_module(runner)
+
+N = 1000
+
+
+@pytest.mark.parametrize("variant", [runner.MAIN, runner.O0_PREOPT0], ids=lambda v: v.tag)
+@pytest.mark.parametrize("bench", [b.name for b in runner.BENCHMARKS])
+def test_benchmark_gradient_check(bench: str, variant, tmp_path: Path) -> None:
+    clang()  # skips without clang-19
+    b = runner.build(bench, variant, tmp_path)
+    records = runner.run_program(b.exe, N, 0)
+    checks = [r for r in records if r.get("kind") == "check"]
+    assert len(checks) == 1, records
+    assert checks[0]["ok"], checks[0]
+    assert checks[0]["n"] == N
+    assert not [r for r in records if r.get("kind") == "time"], "SAMPLES = 0 must time nothing"
+
+
+def test_numpy_peer_agrees_with_xenzyme(tmp_path: Path) -> None:
+    clang()
+    b = runner.build("logsumexp", runner.MAIN, tmp_path)
+    dump = tmp_path / "gradient.bin"
+    runner.run_program(b.exe, N, 0, dump)
+    assert dump.stat().st_size == 8 * N
+    peer = runner.BY_NAME["logsumexp"].peers[0]
+    records = runner.run_peer(peer, N, 0, dump)
+    check = runner.pick(records, "check")
+    assert check and check["ok"], records
+
+
+def test_timing_records(tmp_path: Path) -> None:
+    """One short timed run: both functions reported, with the protocol's fields."""
+    clang()
+    b = runner.build("logsumexp", runner.MAIN, tmp_path)
+    records = runner.run_program(b.exe, N, 5)
+    for what in ("primal", "gradient"):
+        r = runner.pick(records, "time", what)
+        assert r is not None, records
+        assert len(r["samples_s"]) == 5
+        assert 0 < r["min_s"] <= r["median_s"]
+        assert r["reps"] * r["min_s"] >= 0.025  # calibrated to ~50 ms a sample
+
+
+def test_results_sections_are_independent(tmp_path: Path) -> None:
+    path = tmp_path / "RESULTS.md"
+    other = "<!-- compile_speed:begin -->\nkept as is\n<!-- compile_speed:end -->"
+    path.write_text(f"# Benchmark results\n\nintro\n\n{other}\n")
+    runner.write_results([("bench-a", "first"), ("bench-b", "second")], path)
+    text = path.read_text()
+    assert other in text and "intro" in text
+    assert "<!-- bench-a:begin -->\nfirst\n<!-- bench-a:end -->" in text
+    runner.write_results([("bench-a", "again")], path)
+    text = path.read_text()
+    assert "first" not in text and "again" in text and "second" in text and other in text
+    assert text.count("<!-- bench-a:begin -->") == 1
