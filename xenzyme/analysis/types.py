@@ -9,11 +9,13 @@ types) and from every load and store that touches the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import AnyFloat, IntegerType, VectorType
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import UNKNOWN, underlying_objects
 from xenzyme.analysis.cfg import CFG
@@ -79,3 +81,312 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
             return MIXED, None
         return FLOAT, floats.pop()
     return kind, None
+
+
+# ---------------------------------------------------------------------------------------------
+# Byte layouts: which scalar type lives at which offset behind a pointer
+# ---------------------------------------------------------------------------------------------
+#
+# After optimisation, LLVM moves bytes with whatever type is convenient: a struct of one double
+# copied with `load i64` / `store i64`, a struct with an int field copied with one memcpy.
+# Differentiation needs the type the program gave those bytes.  A pointer's *view* says what it
+# points at: a repeating pattern of scalar fields (an array of some element type) and the byte
+# offset inside one period.  Views come from the types the IR names -- getelementptr element
+# types, allocas, globals -- and, for arguments without such a type, from the accesses made
+# through them.  Sizes and alignments are those of the x86-64 and AArch64 ABIs (the layout clang
+# gives C types on 64-bit hosts).
+
+_SCALAR_BYTES = {8: 1, 16: 2, 32: 4, 64: 8, 128: 16}
+
+
+def size_align(t: Attribute) -> tuple[int, int] | None:
+    """(allocation size, ABI alignment) of `t` in bytes; None for types without a size."""
+    if isinstance(t, IntegerType):
+        n = max(1, (t.width.data + 7) // 8)
+        size = 1
+        while size < n:
+            size *= 2
+        return size, min(size, 16)
+    if isinstance(t, AnyFloat):
+        n = t.bitwidth
+        return (16, 16) if n > 64 else (n // 8, n // 8)
+    if isinstance(t, ext.LLVMPointerType):
+        return 8, 8
+    if isinstance(t, VectorType):
+        inner = size_align(t.element_type)
+        if inner is None:
+            return None
+        n = inner[0] * t.get_shape()[0]
+        align = 1
+        while align < n:
+            align *= 2
+        return align, align
+    if isinstance(t, ext.LLVMArrayType):
+        inner = size_align(t.type)
+        return None if inner is None else (inner[0] * t.size.data, inner[1])
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        offsets = field_offsets(t)
+        return None if offsets is None else offsets[-1]
+    return None
+
+
+def field_offsets(t: Attribute) -> list[int] | tuple[int, int] | None:
+    """Offsets of a struct's fields, followed by the struct's (size, alignment)."""
+    packed = isinstance(t, ext.LLVMPackedStructType)
+    offsets: list = []
+    pos, align = 0, 1
+    for m in t.types.data:  # type: ignore[attr-defined]
+        sa = size_align(m)
+        if sa is None:
+            return None
+        size, a = sa
+        if packed:
+            a = 1
+        pos = (pos + a - 1) // a * a
+        offsets.append(pos)
+        pos += size
+        align = max(align, a)
+    pos = (pos + align - 1) // align * align
+    offsets.append((pos, align))
+    return offsets
+
+
+def scalar_fields(t: Attribute, base: int = 0) -> list[tuple[int, Attribute]] | None:
+    """The scalars inside `t`, as (byte offset, scalar type), in order."""
+    if isinstance(t, IntegerType | AnyFloat | ext.LLVMPointerType):
+        return [(base, t)]
+    if isinstance(t, VectorType | ext.LLVMArrayType):
+        elem = t.element_type if isinstance(t, VectorType) else t.type
+        n = t.get_shape()[0] if isinstance(t, VectorType) else t.size.data
+        sa = size_align(elem)
+        inner = scalar_fields(elem)
+        if sa is None or inner is None:
+            return None
+        return [(base + i * sa[0] + o, s) for i in range(n) for o, s in inner]
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        offsets = field_offsets(t)
+        if offsets is None:
+            return None
+        out: list[tuple[int, Attribute]] = []
+        for off, m in zip(offsets[:-1], t.types.data, strict=True):
+            inner = scalar_fields(m, base + off)
+            if inner is None:
+                return None
+            out += inner
+        return out
+    return None
+
+
+@dataclass(frozen=True)
+class View:
+    """What a pointer points at: `fields` (offset, scalar type) repeating every `period` bytes
+    (0: no repetition known), and the pointer's byte `offset` within that pattern."""
+
+    fields: tuple[tuple[int, Attribute], ...]
+    period: int
+    offset: int
+
+    @staticmethod
+    def of_type(t: Attribute, offset: int = 0) -> View | None:
+        fields = scalar_fields(t)
+        sa = size_align(t)
+        if fields is None or sa is None or sa[0] == 0:
+            return None
+        return View(tuple(fields), sa[0], offset % sa[0])
+
+    def shifted(self, delta: int) -> View:
+        off = self.offset + delta
+        return View(self.fields, self.period, off % self.period if self.period else off)
+
+    def scalar_at(self, delta: int, nbytes: int) -> Attribute | None:
+        """The scalar type of exactly `nbytes` bytes at `delta` bytes past the pointer."""
+        pos = self.offset + delta
+        if self.period:
+            pos %= self.period
+        for off, t in self.fields:
+            if off == pos:
+                sa = size_align(t)
+                return t if sa is not None and _store_bytes(t) == nbytes else None
+        return None
+
+    def float_fields(self) -> list[tuple[int, Attribute]]:
+        return [(o, t) for o, t in self.fields if isinstance(t, AnyFloat)]
+
+    def pointer_fields(self) -> list[tuple[int, Attribute]]:
+        return [(o, t) for o, t in self.fields if isinstance(t, ext.LLVMPointerType)]
+
+
+def _store_bytes(t: Attribute) -> int:
+    if isinstance(t, AnyFloat):
+        return 10 if t.bitwidth == 80 else t.bitwidth // 8
+    if isinstance(t, IntegerType):
+        return (t.width.data + 7) // 8
+    sa = size_align(t)
+    return sa[0] if sa is not None else 0
+
+
+def known_multiple(v: SSAValue, depth: int = 0) -> int:
+    """A number `v` is known to be a multiple of (1 when nothing is known)."""
+    from xenzyme.analysis.cfg import constant_int
+
+    c = constant_int(v)
+    if c is not None:
+        return abs(c) if c else 1 << 30
+    op = v.owner
+    if depth > 6 or not isinstance(op, Operation):
+        return 1
+    if isinstance(op, xllvm.ShlOp) and (k := constant_int(op.rhs)) is not None and 0 <= k < 30:
+        return known_multiple(op.lhs, depth + 1) << k
+    if isinstance(op, xllvm.MulOp):
+        return known_multiple(op.lhs, depth + 1) * known_multiple(op.rhs, depth + 1)
+    if isinstance(op, xllvm.SExtOp | xllvm.ZExtOp | xllvm.TruncOp):
+        return known_multiple(op.operands[0], depth + 1)
+    if isinstance(op, xllvm.AddOp | xllvm.SubOp):
+        return math.gcd(known_multiple(op.lhs, depth + 1), known_multiple(op.rhs, depth + 1))
+    return 1
+
+
+class Views:
+    """Pointer views for one function (memoised; phis are resolved by assuming and checking)."""
+
+    def __init__(self, cfg: CFG, globals_: dict[str, Attribute]):
+        self.cfg = cfg
+        self.globals = globals_
+        self.memo: dict[SSAValue, View | None] = {}
+        self._assumed: dict[SSAValue, View | None] = {}
+        self._arg_views: dict[SSAValue, View | None] = {}
+
+    def of(self, p: SSAValue) -> View | None:
+        if p in self._assumed:
+            return self._assumed[p]
+        if p in self.memo:
+            return self.memo[p]
+        v = self._compute(p, 0)
+        if not self._assumed:
+            self.memo[p] = v
+        return v
+
+    def _compute(self, p: SSAValue, depth: int) -> View | None:
+        if depth > 32:
+            return None
+        if isinstance(p, BlockArgument):
+            return self._argument(p) if p.block is self.cfg.entry else self._phi(p)
+        op = p.owner
+        if isinstance(op, ext.GEPOp):
+            return self._gep(op)
+        if isinstance(op, xllvm.BitcastOp | ext.AddrSpaceCastOp):
+            return self.of(op.operands[0])
+        if isinstance(op, xllvm.AllocaOp):
+            return View.of_type(op.elem_type)
+        if isinstance(op, xllvm.AddressOfOp):
+            t = self.globals.get(op.global_name.string_value())
+            return View.of_type(t) if t is not None else None
+        if isinstance(op, ext.SelectOp):
+            a, b = self.of(op.lhs), self.of(op.rhs)
+            return a if a == b else None
+        return None
+
+    def _gep(self, op: ext.GEPOp) -> View | None:
+        idx = op.mixed_indices()
+        e = op.elem_type
+        if isinstance(e, IntegerType) and e.width.data == 8 and len(idx) == 1:
+            base = self.of(op.ptr)
+            if base is None:
+                return None
+            k = idx[0]
+            if isinstance(k, int):
+                return base.shifted(k)
+            if base.period and known_multiple(k) % base.period == 0:
+                return base
+            return None
+        return _descend(e, idx[1:])
+
+    def _phi(self, p: BlockArgument) -> View | None:
+        preds = self.cfg.preds.get(p.block, [])
+        incoming = [self.cfg.incoming(p.block, q)[p.index] for q in preds]
+        self._assumed[p] = None
+        try:
+            first = [self._compute(v, 1) for v in incoming]
+            known = {v for v in first if v is not None}
+            if len(known) != 1:
+                return None
+            (candidate,) = known
+            self._assumed[p] = candidate
+            again = {self._compute(v, 1) for v in incoming}
+            return candidate if again == {candidate} else None
+        finally:
+            del self._assumed[p]
+
+    def _argument(self, arg: BlockArgument) -> View | None:
+        if arg in self._arg_views:
+            return self._arg_views[arg]
+        typed = {use.operation.elem_type for use in arg.uses
+                 if isinstance(use.operation, ext.GEPOp) and use.operation.ptr is arg
+                 and not _is_byte(use.operation.elem_type)}  # fmt: skip
+        view = View.of_type(typed.pop()) if len(typed) == 1 else _view_from_accesses(arg)
+        self._arg_views[arg] = view
+        return view
+
+
+def _is_byte(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 8
+
+
+def _descend(t: Attribute, inner: Sequence[int | SSAValue]) -> View | None:
+    """View of `getelementptr t, p, i0, inner...`: the first index steps over whole `t`s."""
+    off = 0
+    for i in inner:
+        if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+            offsets = field_offsets(t)
+            if offsets is None or not isinstance(i, int):
+                return None
+            off += offsets[i]
+            t = t.types.data[i]
+        elif isinstance(t, ext.LLVMArrayType | VectorType):
+            elem = t.type if isinstance(t, ext.LLVMArrayType) else t.element_type
+            sa = size_align(elem)
+            if sa is None:
+                return None
+            if isinstance(i, int):
+                off += i * sa[0]
+            else:
+                t, off = elem, 0  # a variable index: somewhere in an array of `elem`
+                continue
+            t = elem
+        else:
+            return None
+    return View.of_type(t, off)
+
+
+def _view_from_accesses(arg: BlockArgument) -> View | None:
+    """The scalars an argument's memory is accessed as, at constant offsets from it."""
+    fields: dict[int, Attribute] = {}
+    work: list[tuple[SSAValue, int]] = [(arg, 0)]
+    while work:
+        p, off = work.pop()
+        for use in p.uses:
+            op = use.operation
+            if isinstance(op, ext.GEPOp) and op.ptr is p and _is_byte(op.elem_type):
+                idx = op.mixed_indices()
+                if len(idx) == 1 and isinstance(idx[0], int):
+                    work.append((op.result, off + idx[0]))
+            elif isinstance(op, xllvm.LoadOp) and op.ptr is p:
+                _record(fields, off, op.dereferenced_value.type)
+            elif isinstance(op, xllvm.StoreOp) and op.ptr is p:
+                _record(fields, off, op.value.type)
+    if not fields or any(t is None for t in fields.values()):
+        return None
+    return View(tuple(sorted(fields.items(), key=lambda f: f[0])), 0, 0)
+
+
+def _record(fields: dict[int, Attribute | None], off: int, t: Attribute) -> None:
+    """Note an access of type `t` at `off`; bytes read both as an integer and as a float of the
+    same size are the float (a copy), any other disagreement makes the offset unknown."""
+    for o, s in scalar_fields(t, off) or []:
+        old = fields.get(o, s)
+        if old == s:
+            fields[o] = s
+        elif isinstance(old, IntegerType) and isinstance(s, AnyFloat) and _store_bytes(old) == _store_bytes(s):
+            fields[o] = s
+        elif not (isinstance(s, IntegerType) and isinstance(old, AnyFloat) and _store_bytes(old) == _store_bytes(s)):
+            fields[o] = None

@@ -59,13 +59,22 @@ from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import WriteSummary, underlying_objects
-from xenzyme.analysis.cfg import CFG, AffineIV, IrreducibleControlFlow, Loop, affine_iv, defining_block
-from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, memory_contents
+from xenzyme.analysis.cfg import (
+    CFG,
+    AffineIV,
+    IrreducibleControlFlow,
+    Loop,
+    affine_iv,
+    constant_int,
+    defining_block,
+)
+from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, View, Views, memory_contents, size_align
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import PURE_CALL_ATTRS, Emitter, zero_constant
 from xenzyme.rules.libm import math_base_name
+from xenzyme.rules.memory import ADJOINT, COPY, ZERO, CopyPlan, copy_helper
 from xenzyme.rules.llvm import rule_for
 
 # Ops that are cheap to repeat in the reverse sweep when their operands are available there.
@@ -150,6 +159,7 @@ class ReverseBuilder:
         constant = {n for n, g in globals_.items() if g.constant is not None}
         self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
         self.writes = WriteSummary(self.cfg.rpo, self.cfg)
+        self.views = Views(self.cfg, {n: g.global_type for n, g in globals_.items()})
         self.fwd: dict[SSAValue, SSAValue] = {}
         self.fshadow: dict[SSAValue, SSAValue] = {}
         self.F: dict[Block, Block] = {}
@@ -311,12 +321,7 @@ class ReverseBuilder:
             e.insert(xllvm.StoreOp(self.fwd_shadow(op.value), self.fwd_shadow(op.ptr), alignment=_align(op)))
             return
         if isinstance(op, ext.MemcpyOp | ext.MemmoveOp) and op.args[0] in info.shadowed:
-            kind, _ = self._contents(op.args[0])
-            if kind == POINTER:
-                e.insert(type(op).create(
-                    operands=[self.fwd_shadow(op.args[0]), self.fwd_shadow(op.args[1]), self.fwd[op.args[2]]],
-                    properties=dict(op.properties),
-                ))  # fmt: skip
+            self._forward_copy_shadows(op)
             return
         for r in op.results:
             if r not in info.shadowed:
@@ -605,6 +610,43 @@ class ReverseBuilder:
                       [f"give one with __enzyme_register_gradient_{callee}, or mark it inactive"])  # fmt: skip
         self.fail(op, f"no derivative rule for '{op.name}'")
 
+    def _copy_view(self, op: Operation) -> View | None:
+        """What the bytes a memcpy/memmove moves hold: the destination's view, else the source's.
+        A view without a repeating period covers only a copy of known size within it."""
+        for p in (op.operands[0], op.operands[1]):
+            view = self.views.of(p)
+            if view is None:
+                continue
+            if view.period:
+                return view
+            n = constant_int(op.operands[2])
+            extent = max(o + (size_align(t) or (0, 0))[0] for o, t in view.fields)
+            if n is not None and view.offset + n <= extent:
+                return view
+        return None
+
+    def _forward_copy_shadows(self, op: Operation) -> None:
+        """A copy of pointers copies their shadows too."""
+        dst, src, n = op.operands[0], op.operands[1], op.operands[2]
+        e = self.e
+        view = self._copy_view(op)
+        if view is None:
+            kind, _ = self._contents(dst)
+            plan = CopyPlan((), 1, 0) if kind == POINTER else None
+        else:
+            plan = CopyPlan.of(view, COPY)
+        if plan is None:
+            return
+        if view is None or plan.dense:
+            e.insert(type(op).create(operands=[self.fwd_shadow(dst), self.fwd_shadow(src), self.fwd[n]],
+                                     properties=dict(op.properties)))  # fmt: skip
+            return
+        helper = copy_helper(self.module, COPY, plan, isinstance(op, ext.MemmoveOp))
+        e.insert(_call(helper, [self.fwd_shadow(src), self.fwd_shadow(dst), self._i64(self.fwd[n])], None))
+
+    def _i64(self, v: SSAValue) -> SSAValue:
+        return v if v.type == i64 else self.e.insert(xllvm.ZExtOp(v, i64))  # type: ignore[arg-type]
+
     def _reverse_memory_transfer(self, op: Operation) -> None:
         dst = op.operands[0]
         if dst not in self.info.shadowed:
@@ -615,61 +657,38 @@ class ReverseBuilder:
             zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
             e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
             return
-        kind, ftype = self._contents(dst)
-        if kind in (POINTER, INTEGER):
+        src = op.operands[1]
+        active_src = src in self.info.shadowed
+        plan = self._float_copy_plan(op, ADJOINT if active_src else ZERO)
+        if plan is None:
             return
+        if not active_src and plan.dense:
+            zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
+            e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
+            return
+        action = ADJOINT if active_src else ZERO
+        helper = copy_helper(self.module, action, plan, isinstance(op, ext.MemmoveOp))
+        s = self.shadow(src) if active_src else self.shadow(dst)
+        e.insert(_call(helper, [s, self.shadow(dst), self._i64(n)], None))
+
+    def _float_copy_plan(self, op: Operation, action: str) -> CopyPlan | None:
+        """The floats a copy moves, from the bytes' view, else from what the objects hold."""
+        view = self._copy_view(op)
+        if view is not None:
+            return CopyPlan.of(view, action)
+        kind, ftype = self._contents(op.operands[0])
+        if kind in (POINTER, INTEGER):
+            return None
         if kind != FLOAT:
             self.fail(op, f"cannot tell whether the copied memory holds floating-point data ({kind})",
                       ["copy typed data element by element, or keep floats and other data in separate arrays"])  # fmt: skip
-        src = op.operands[1]
-        if src in self.info.shadowed:
-            helper = self._adjoint_copy_helper(ftype)  # type: ignore[arg-type]
-            n64 = n if n.type == i64 else e.insert(xllvm.ZExtOp(n, i64))  # type: ignore[arg-type]
-            e.insert(_call(helper, [self.shadow(src), self.shadow(dst), n64], None))
-        else:
-            zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
-            e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
+        size = size_align(ftype)  # type: ignore[arg-type]
+        assert size is not None
+        return CopyPlan(((0, ftype),), size[0], 0)  # type: ignore[arg-type]
 
     def _contents(self, ptr: SSAValue):
         types = {n: g.global_type for n, g in self.globals.items()}
         return memory_contents(ptr, self.cfg, self.cfg.rpo, types)
-
-    def _adjoint_copy_helper(self, t: Attribute) -> str:
-        """`name(dsrc, ddst, nbytes)`: dsrc[i] += ddst[i]; ddst[i] = 0 -- the reverse of memcpy."""
-        from xenzyme.backend.llvm_export import mangle_type
-
-        name = f"xenzyme.memcpy.adjoint.{mangle_type(t)}"
-        for o in self.module.ops:
-            if isinstance(o, xllvm.FuncOp) and o.sym_name.data == name:
-                return name
-        ptr = ext.LLVMPointerType()
-        entry = Block(arg_types=[ptr, ptr, i64])
-        loop = Block(arg_types=[i64])
-        done = Block()
-        dsrc, ddst, nbytes = entry.args
-        b = Builder(InsertPoint.at_end(entry))
-        e = Emitter(b, self.module)
-        size = self._sizeof(t, e)
-        count = e.insert(xllvm.UDivOp(nbytes, size))  # type: ignore[arg-type]
-        zero = i64_const(e, 0)
-        nonempty = e.insert(ext.ICmpOp(count, zero, "ne"))
-        b.insert(xllvm.CondBrOp(nonempty, loop, [zero], done, []))
-        b = Builder(InsertPoint.at_end(loop))
-        e = Emitter(b, self.module)
-        i = loop.args[0]
-        ps = e.insert(ext.GEPOp(dsrc, [ext.GEP_USE_SSA_VAL], t, [i]))
-        pd = e.insert(ext.GEPOp(ddst, [ext.GEP_USE_SSA_VAL], t, [i]))
-        dv = e.insert(xllvm.LoadOp(pd, t))
-        e.insert(xllvm.StoreOp(e.zero(t), pd))
-        e.insert(ad.AccumulateOp(ps, dv))
-        nxt = e.insert(xllvm.AddOp(i, i64_const(e, 1)))  # type: ignore[arg-type]
-        again = e.insert(ext.ICmpOp(nxt, count, "ult"))
-        b.insert(xllvm.CondBrOp(again, loop, [nxt], done, []))
-        done.add_op(xllvm.ReturnOp())
-        fn = xllvm.FuncOp(name, ext.LLVMFunctionType([ptr, ptr, i64], ext.LLVMVoidType()),
-                          linkage=xllvm.LinkageAttr("internal"), body=Region([entry, loop, done]))  # fmt: skip
-        self.module.body.block.add_op(fn)
-        return name
 
     # ---- the ReverseContext interface used by rules -----------------------------------------
 
@@ -958,6 +977,88 @@ def _call(callee: str, args: list[SSAValue], rtype: Attribute | None) -> xllvm.C
 
 
 # ---------------------------------------------------------------------------------------------
+# Preparing the primal
+# ---------------------------------------------------------------------------------------------
+
+
+def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute]) -> None:
+    """Integer loads and stores of bytes the program typed as floating point become float loads
+    and stores, with bitcasts where an integer is still wanted.
+
+    LLVM copies small structs and memcpy'd floats as integers (`load i64` / `store i64` of a
+    `struct { double v; }`); the derivative travels with those bytes, so the copy must be seen as
+    one of doubles.  The bits moved are the same, so the primal computes the same thing; what
+    remains an integer use of float bits is judged by activity analysis (reinterpretation).
+    """
+    views = Views(CFG(fn.body), globals_)
+    for block in fn.body.blocks:
+        for op in list(block.ops):
+            if isinstance(op, xllvm.LoadOp):
+                _retype_load(op, views)
+            elif isinstance(op, xllvm.StoreOp):
+                _retype_store(op, views)
+
+
+def _float_bytes_type(ptr: SSAValue, t: Attribute, views: Views) -> Attribute | None:
+    """The float type the program gave the bytes an integer access of type `t` at `ptr` touches."""
+    if not isinstance(t, IntegerType):
+        return None
+    view = views.of(ptr)
+    f = view.scalar_at(0, (t.width.data + 7) // 8) if view is not None else None
+    return f if ad.is_float_like(f) and f.bitwidth == t.width.data else None  # type: ignore[union-attr]
+
+
+def _plain_access(op: xllvm.LoadOp | xllvm.StoreOp) -> bool:
+    return op.ordering.value.data == 0 and "volatile_" not in op.attributes and "volatile_" not in op.properties
+
+
+def _retyped_attributes(op: Operation) -> dict[str, Attribute]:
+    """Attributes for the retyped access: without TBAA, whose integer tag no longer fits."""
+    return {k: v for k, v in op.attributes.items() if k != "md"}
+
+
+def _retype_load(op: xllvm.LoadOp, views: Views) -> None:
+    t = op.dereferenced_value.type
+    f = _float_bytes_type(op.ptr, t, views) if _plain_access(op) else None
+    if f is None:
+        return
+    load = xllvm.LoadOp.create(operands=[op.ptr], result_types=[f], properties=dict(op.properties),
+                               attributes=_retyped_attributes(op))  # fmt: skip
+    cast = xllvm.BitcastOp(load.dereferenced_value, t)
+    load.location = cast.location = op.location
+    op.parent_block().insert_ops_before([load, cast], op)  # type: ignore[union-attr]
+    op.dereferenced_value.replace_all_uses_with(cast.result)
+    op.detach()
+    op.erase()
+
+
+def _retype_store(op: xllvm.StoreOp, views: Views) -> None:
+    v = op.value
+    f = _float_bytes_type(op.ptr, v.type, views) if _plain_access(op) else None
+    if f is None:
+        return
+    block = op.parent_block()
+    assert block is not None
+    src = v.owner
+    if isinstance(src, xllvm.BitcastOp) and src.operands[0].type == f:
+        value = src.operands[0]  # the integer was float bits loaded a moment ago
+    else:
+        cast = xllvm.BitcastOp(v, f)
+        cast.location = op.location
+        block.insert_op_before(cast, op)
+        value = cast.result
+    store = xllvm.StoreOp.create(operands=[value, op.ptr], properties=dict(op.properties),
+                                 attributes=_retyped_attributes(op))  # fmt: skip
+    store.location = op.location
+    block.insert_op_before(store, op)
+    op.detach()
+    op.erase()
+    if isinstance(src, xllvm.BitcastOp) and not src.result.uses:
+        src.detach()
+        src.erase()
+
+
+# ---------------------------------------------------------------------------------------------
 # The pass
 # ---------------------------------------------------------------------------------------------
 
@@ -1000,9 +1101,13 @@ class GradientGenerator:
             n += 1
             name = f"{base}.{n}"
         self.generated[key] = name
+        retype_float_accesses(fn, {n: g.global_type for n, g in self._globals().items()})
         gfn = ReverseBuilder(self.module, fn, acts, ret, name, self.filename).build()
         self.module.body.block.insert_op_after(gfn, fn)
         return name
+
+    def _globals(self) -> dict[str, xllvm.GlobalOp]:
+        return {op.sym_name.data: op for op in self.module.ops if isinstance(op, xllvm.GlobalOp)}
 
     def lower(self, req: ad.AutodiffOp) -> None:
         fn = self._function(req)
