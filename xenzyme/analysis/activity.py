@@ -59,6 +59,9 @@ class ActivityInfo:
     """Objects (allocas, globals, arguments) whose memory may hold varied data."""
     unshadowed_stores: list[Operation] = field(default_factory=list)
     """Stores of varied data into memory that has no shadow (errors for the caller to report)."""
+    reinterpreted: list[Operation] = field(default_factory=list)
+    """Ops where the bits of a varied float, after passing through integer code, become a float
+    again or are stored into shadowed memory: the derivative would be lost (errors to report)."""
 
     def is_active(self, v: SSAValue) -> bool:
         return v in self.varied and v in self.useful
@@ -83,6 +86,7 @@ def analyze_activity(
             info.shadowed_objects.add(arg)
     _forward(cfg, info, constant_globals)
     _backward(cfg, info, ret_activity)
+    _reinterpretation(cfg, info)
     return info
 
 
@@ -211,3 +215,50 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
         elif d is not None:
             for o in d.operands:
                 add(o)
+
+
+_BACK_TO_FLOAT = (xllvm.BitcastOp, xllvm.SIToFPOp, ext.UIToFPOp)
+"""Ops that turn integers (here: float bits) back into floating-point values."""
+
+
+def _reinterpretation(cfg: CFG, info: ActivityInfo) -> None:
+    """Find where float bits with a derivative, taken as an integer (`bitcast double to i64`),
+    come back into floating-point data.  Integer code that only inspects the bits (a sign test,
+    a comparison) loses nothing and is fine."""
+    tainted: set[SSAValue] = set()
+    changed = True
+    while changed:
+        changed = False
+        for b in cfg.rpo:
+            for p in cfg.preds[b]:
+                for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
+                    if inc in tainted and arg not in tainted:
+                        tainted.add(arg)
+                        changed = True
+            for op in b.ops:
+                for r in _tainted_results(op, info, tainted):
+                    if r not in tainted:
+                        tainted.add(r)
+                        changed = True
+    for b in cfg.rpo:
+        for op in b.ops:
+            if _is_sink(op, info, tainted):
+                info.reinterpreted.append(op)
+
+
+def _tainted_results(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> list[SSAValue]:
+    if isinstance(op, xllvm.BitcastOp):
+        src = op.operands[0]
+        if src in info.varied and not carries_derivative(op.results[0].type) and not is_pointer_like(op.results[0].type):
+            return [op.results[0]]
+    if isinstance(op, ext.ICmpOp | xllvm.StoreOp) or not any(o in tainted for o in op.operands):
+        return []
+    return [r for r in op.results if not carries_derivative(r.type) and not is_pointer_like(r.type)]
+
+
+def _is_sink(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> bool:
+    if isinstance(op, _BACK_TO_FLOAT):
+        return op.operands[0] in tainted and carries_derivative(op.results[0].type)
+    if isinstance(op, xllvm.StoreOp):
+        return op.value in tainted and op.ptr in info.shadowed
+    return False

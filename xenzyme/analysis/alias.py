@@ -40,6 +40,35 @@ READONLY_LIBRARY = {
 }  # fmt: skip
 
 
+def pointer_roots(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> list[SSAValue]:
+    """Where the address arithmetic behind `v` starts: arguments, allocas, globals, and the
+    results of loads and calls (the values `underlying_objects` classifies)."""
+    roots: list[SSAValue] = []
+    seen: set[SSAValue] = set()
+    work = [v]
+    while work and len(seen) <= limit:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if isinstance(x, BlockArgument):
+            block = x.block
+            parent = block.parent_region()
+            if cfg is None or (parent is not None and block is parent.blocks.first):
+                roots.append(x)
+            else:
+                work += [cfg.incoming(block, p)[x.index] for p in cfg.preds.get(block, [])]
+            continue
+        op = x.owner
+        if isinstance(op, _ADDRESS_OPS):
+            work.append(op.operands[0])
+        elif isinstance(op, ext.SelectOp):
+            work += [op.lhs, op.rhs]
+        else:
+            roots.append(x)
+    return roots
+
+
 def underlying_objects(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> set[Object]:
     """The objects `v` may point into."""
     out: set[Object] = set()

@@ -58,7 +58,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import WriteSummary, underlying_objects
+from xenzyme.analysis.alias import WriteSummary, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import (
     CFG,
     AffineIV,
@@ -90,6 +90,12 @@ _RECOMPUTABLE = (
 _CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
 _RECOMPUTE_DEPTH = 12
 _SKIPPED_IN_GRADIENT = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.dbg_record")
+
+HEAP_ALLOCATORS = {
+    "malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign", "_Znwm", "_Znam",
+    "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
+}  # fmt: skip
+"""Functions returning fresh heap memory (C and C++ operator new)."""
 
 # Library functions that neither read nor write memory the derivative depends on.
 INACTIVE_FUNCTIONS = {
@@ -194,15 +200,43 @@ class ReverseBuilder:
             [f"in: {text[:200]}", *notes] if text else list(notes),
         )
 
+    def _fail_unshadowed_store(self, op: Operation) -> NoReturn:
+        """Active data written where no shadow can follow it: say what that memory is."""
+        ptr = op.operands[1] if isinstance(op, xllvm.StoreOp) else op.operands[0]
+        for root in pointer_roots(ptr, self.cfg):
+            owner = root.owner
+            if isinstance(owner, xllvm.CallOp) and owner.callee is not None:
+                callee = owner.callee.string_value()
+                if callee in HEAP_ALLOCATORS:
+                    self.fail(op, f"active data is stored in memory allocated by @{callee}; "
+                                  "heap memory cannot hold derivatives in reverse mode yet",
+                              ["use a local array of fixed size, or allocate the buffer in the caller "
+                               "and pass it with its shadow (enzyme_dup)"])  # fmt: skip
+                self.fail(op, f"active data is stored through the pointer returned by @{callee}, which has no shadow",
+                          ["calls returning pointers to active memory are not supported yet"])  # fmt: skip
+            if isinstance(owner, xllvm.LoadOp):
+                self.fail(op, "active data is stored through a pointer loaded from memory that has no shadow",
+                          ["pass the memory holding the pointer with its shadow (enzyme_dup)"])  # fmt: skip
+            if isinstance(root, BlockArgument) and root.block is self.cfg.entry:
+                self.fail(op, f"active data is stored through argument {root.index}, which has no shadow "
+                              f"({self.acts[root.index]})",
+                          [f"mark argument {root.index} enzyme_dup with a shadow, or the stored value enzyme_const"])  # fmt: skip
+        self.fail(op, "an active value is stored into memory that has no shadow",
+                  ["mark the pointer argument enzyme_dup (with a shadow), or the value enzyme_const"])  # fmt: skip
+
     # ---- the gradient function ------------------------------------------------------------
 
     def build(self) -> xllvm.FuncOp:
         for op in self.info.unshadowed_stores:
+            self._fail_unshadowed_store(op)
+        for op in self.info.reinterpreted:
             self.fail(
                 op,
-                "an active value is stored into memory that has no shadow",
-                ["mark the pointer argument enzyme_dup (with a shadow), or the value enzyme_const"],
-            )
+                "the bits of a floating-point value with a derivative are changed as an integer "
+                "(type punning); its derivative would be lost",
+                ["compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), "
+                 "or give the function a custom derivative"],
+            )  # fmt: skip
         ftype = self.fn.function_type
         params: list[Attribute] = []
         for t, act in zip(ftype.inputs.data, self.acts, strict=True):
@@ -593,9 +627,6 @@ class ReverseBuilder:
                 self._no_rule(op)
         if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp) and op.ptr in info.shadowed:  # type: ignore[attr-defined]
             self.fail(op, "atomic updates of active memory are not supported in reverse mode yet")
-        if isinstance(op, xllvm.BitcastOp | xllvm.PtrToIntOp) and op.operands[0] in info.varied:
-            if not carries_derivative(op.results[0].type):
-                self.fail(op, "a floating-point value with a derivative is reinterpreted as an integer; the derivative would be lost")
 
     def _no_rule(self, op: Operation) -> NoReturn:
         if isinstance(op, xllvm.CallOp):
