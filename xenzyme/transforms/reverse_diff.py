@@ -114,6 +114,15 @@ def location_of(op: Operation, fallback: str | None = None) -> SourceLocation | 
     return SourceLocation(fallback) if fallback else None
 
 
+def _block_location(block: Block, filename: str | None) -> SourceLocation:
+    """The source position of the first instruction in `block` that has one."""
+    for op in block.ops:
+        loc = location_of(op)
+        if loc is not None and loc.line is not None:
+            return loc
+    return SourceLocation(filename)
+
+
 def i64_const(e: Emitter, v: int) -> SSAValue:
     return e.insert(xllvm.ConstantOp(IntegerAttr(v, i64), i64))
 
@@ -154,10 +163,10 @@ class ReverseBuilder:
         self.fname = fn.sym_name.data
         try:
             self.cfg = CFG(fn.body)
-        except IrreducibleControlFlow:
+        except IrreducibleControlFlow as exc:
             raise XenzymeError(
-                f"cannot differentiate @{self.fname}: irreducible control flow",
-                SourceLocation(filename),
+                f"cannot differentiate @{self.fname}: irreducible control flow (a loop entered in more than one place)",
+                _block_location(exc.block, filename),
                 ["loops must have a single entry; restructure the code (e.g. avoid goto into loops)"],
             ) from None
         globals_ = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.GlobalOp)}
@@ -626,20 +635,23 @@ class ReverseBuilder:
             if any(o in info.shadowed for o in op.operands) and not _pure_call(op):
                 self._no_rule(op)
         if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp) and op.ptr in info.shadowed:  # type: ignore[attr-defined]
-            self.fail(op, "atomic updates of active memory are not supported in reverse mode yet")
+            self.fail(op, "atomic updates of active memory are not supported in reverse mode yet",
+                      ["use a plain update (the differentiated code runs on one thread), or mark the memory enzyme_const"])  # fmt: skip
 
     def _no_rule(self, op: Operation) -> NoReturn:
         if isinstance(op, xllvm.CallOp):
             callee = op.callee.string_value() if op.callee is not None else None
             if callee is None:
-                self.fail(op, "indirect calls with active arguments are not supported yet")
+                self.fail(op, "indirect calls (through a function pointer) with active arguments are not supported yet",
+                          ["call the function directly so that it can be inlined, or mark its arguments enzyme_const"])  # fmt: skip
             defined = any(isinstance(o, xllvm.FuncOp) and o.sym_name.data == callee and o.body.blocks for o in self.module.ops)
             if defined:
                 self.fail(op, f"the call to @{callee} (not inlined) has active arguments; calls are not supported yet",
                           ["inline it (static inline, or a higher preopt level)"])  # fmt: skip
             self.fail(op, f"no derivative is known for external function @{callee}",
                       [f"give one with __enzyme_register_gradient_{callee}, or mark it inactive"])  # fmt: skip
-        self.fail(op, f"no derivative rule for '{op.name}'")
+        self.fail(op, f"no derivative rule for '{op.name}'",
+                  ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
 
     def _copy_view(self, op: Operation) -> View | None:
         """What the bytes a memcpy/memmove moves hold: the destination's view, else the source's.
@@ -1021,7 +1033,10 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute]) -> N
     one of doubles.  The bits moved are the same, so the primal computes the same thing; what
     remains an integer use of float bits is judged by activity analysis (reinterpretation).
     """
-    views = Views(CFG(fn.body), globals_)
+    try:
+        views = Views(CFG(fn.body), globals_)
+    except IrreducibleControlFlow:
+        return  # reported when the gradient is built
     for block in fn.body.blocks:
         for op in list(block.ops):
             if isinstance(op, xllvm.LoadOp):

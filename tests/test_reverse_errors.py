@@ -1,0 +1,279 @@
+"""What reverse mode cannot differentiate is a clear error, never a wrong derivative.
+
+Each snippet is compiled by clang-19 with debug info and run through `xenzyme-opt -p enzyme`:
+the command must exit with status 1 and print `xenzyme-opt: error: FILE:LINE:COL: ...` naming
+the function and the reason, then the instruction and a note saying what the user can do --
+and never a Python traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from conftest import XENZYME_OPT, clang, run
+
+
+@dataclass
+class Case:
+    name: str
+    source: str
+    line: int | None
+    """The source line the error must point at (None: only the file)."""
+    expect: tuple[str, ...]
+    """Fragments the error output must contain."""
+    suffix: str = ".c"
+    levels: tuple[str, ...] = ("-O0", "-O2")
+
+
+CASES = [
+    Case(
+        "call_not_inlined",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) double helper(double x) { return x * x + 1.0; }
+static double f(double x) {
+  double y = x * 3.0;
+  return helper(y) * x;
+}
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        5,
+        ("cannot differentiate @f", "the call to @helper (not inlined) has active arguments", "llvm.call", "note: inline it"),
+        levels=("-O2",),  # at -O0 clang marks every function noinline, and the pipeline inlines them
+    ),
+    Case(
+        "recursion",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+static double f(double x, int n) {
+  if (n <= 0) return x;
+  return x * f(x * 0.5, n - 1);
+}
+double df(double x, int n) { return __enzyme_autodiff((void *)f, x, n); }
+""",
+        4,
+        ("cannot differentiate @f", "the call to @f (not inlined)", "note:"),
+    ),
+    Case(
+        "external_function",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+double mystery(double);
+static double f(double x) {
+  return mystery(x * x) + x;
+}
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        4,
+        ("cannot differentiate @f", "no derivative is known for external function @mystery",
+         "__enzyme_register_gradient_mystery"),
+    ),
+    Case(
+        "heap_memory",
+        """\
+#include <stdlib.h>
+extern double __enzyme_autodiff(void *, ...);
+static double f(const double *x, int n) {
+  double *t = malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) t[i] = x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < n; i++) s += t[i] * t[(i + 1) % n];
+  free(t);
+  return s;
+}
+void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }
+""",
+        5,
+        ("cannot differentiate @f", "memory allocated by @malloc", "note: use a local array"),
+    ),
+    Case(
+        "atomic_update",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+static void f(const double *x, double *sum, int n) {
+  for (int i = 0; i < n; i++)
+    __atomic_fetch_add(sum, x[i] * x[i], __ATOMIC_RELAXED);
+}
+void df(double *x, double *dx, double *s, double *ds, int n) {
+  __enzyme_autodiff((void *)f, x, dx, s, ds, n);
+}
+""",
+        4,
+        ("cannot differentiate @f", "atomic updates of active memory", "llvm.atomicrmw", "note:"),
+    ),
+    Case(
+        "type_punning_bits",
+        """\
+#include <stdint.h>
+#include <string.h>
+extern double __enzyme_autodiff(void *, ...);
+static float rsqrt(float x) {
+  uint32_t i;
+  memcpy(&i, &x, sizeof i);
+  i = 0x5f3759df - (i >> 1);
+  float y;
+  memcpy(&y, &i, sizeof y);
+  return y * (1.5f - 0.5f * x * y * y);
+}
+static double f(double x) { return rsqrt((float)x) * x; }
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        9,
+        ("cannot differentiate @f", "changed as an integer (type punning)", "llvm.bitcast", "note: compute with floating-point"),
+    ),
+    Case(
+        "type_punning_in_memory",
+        """\
+#include <stdint.h>
+#include <string.h>
+extern void __enzyme_autodiff(void *, ...);
+static double f(double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    uint64_t b;
+    memcpy(&b, &x[i], sizeof b);
+    b += 3;
+    memcpy(&x[i], &b, sizeof b);
+    s += x[i] * x[i];
+  }
+  return s;
+}
+void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }
+""",
+        10,
+        ("cannot differentiate @f", "type punning", "note:"),
+    ),
+    Case(
+        "indirect_call",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+typedef double (*fn)(double);
+static double f(double x, fn g) {
+  return g(x) * x;
+}
+double df(double x, fn g) { return __enzyme_autodiff((void *)f, x, enzyme_const, g); }
+""",
+        5,
+        ("cannot differentiate @f", "indirect calls", "note: call the function directly"),
+    ),
+    Case(
+        "irreducible_goto",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+static double f(double x, int k) {
+  double y = x;
+  if (k > 2) goto inside;
+  for (int i = 0; i < k; i++) {
+    y = y * x;
+  inside:
+    y = y + 0.5 * x;
+    if (y > 100) break;
+  }
+  return y;
+}
+double df(double x, int k) { return __enzyme_autodiff((void *)f, x, k); }
+""",
+        8,
+        ("cannot differentiate @f", "irreducible control flow", "note: loops must have a single entry"),
+    ),
+    Case(
+        "alloca_in_loop",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+static double f(const double *x, int n) {
+  double s = 0;
+  for (int r = 1; r < n; r++) {
+    double tmp[r];
+    for (int i = 0; i < r; i++) tmp[i] = x[i] * x[r];
+    for (int i = 0; i < r; i++) s += tmp[i] * tmp[r - 1 - i];
+  }
+  return s;
+}
+void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }
+""",
+        5,
+        ("cannot differentiate @f", "an alloca inside a loop holds active data", "llvm.alloca"),
+    ),
+    Case(
+        "unshadowed_argument",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+static void f(const double *x, double *out, int n) {
+  for (int i = 0; i < n; i++)
+    out[i] = x[i] * x[i];
+}
+void df(double *x, double *dx, double *out, int n) {
+  __enzyme_autodiff((void *)f, x, dx, enzyme_const, out, n);
+}
+""",
+        5,
+        ("cannot differentiate @f", "argument 1, which has no shadow (const)", "note: mark argument 1 enzyme_dup"),
+    ),
+    Case(
+        "exceptions",
+        """\
+#include <stdexcept>
+extern "C" double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) void check(double v) { if (v < 0) throw std::runtime_error("neg"); }
+static double f(double x) {
+  try { check(x); return x * x; } catch (...) { return -x; }
+}
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        5,
+        ("cannot differentiate @_ZL1fd", "'llvm.invoke' is not supported", "note: exception handling"),
+        suffix=".cpp",
+        levels=("-O2",),
+    ),
+    Case(
+        "shadow_of_wrong_type",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_dup;
+static double f(double *x, double y) { return x[0] * y; }
+double df(double *x, double y) {
+  return __enzyme_autodiff((void *)f, enzyme_dup, x, y);
+}
+""",
+        5,
+        ("invalid __enzyme_autodiff call", "the shadow of argument 0 has type f64"),
+    ),
+    Case(
+        "unknown_marker",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+int enzyme_duplicate;
+static double f(double x) { return x * x; }
+double df(double x) {
+  return __enzyme_autodiff((void *)f, enzyme_duplicate, x);
+}
+""",
+        5,
+        ("invalid __enzyme_autodiff call", "unknown marker 'enzyme_duplicate'", "note: known markers"),
+    ),
+]
+
+
+PARAMS = [pytest.param(c, level, id=f"{c.name}{level}") for c in CASES for level in c.levels]
+
+
+@pytest.mark.parametrize(("case", "level"), PARAMS)
+def test_reverse_error(case: Case, level: str, tmp_path: Path) -> None:
+    src = tmp_path / f"{case.name}{case.suffix}"
+    src.write_text(case.source)
+    ll = tmp_path / "prog.ll"
+    r = run([clang(), level, "-g", "-S", "-emit-llvm", src.name, "-o", str(ll)], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = run([*XENZYME_OPT, str(ll), "-p", "enzyme", "-t", "obj", "-o", str(tmp_path / "prog.o")])
+    out = r.stderr
+    assert r.returncode == 1, f"expected exit status 1, got {r.returncode}:\n{out}"
+    assert "Traceback" not in out and "internal error" not in out, out
+    where = f"xenzyme-opt: error: {src.name}:{case.line}:" if case.line else f"xenzyme-opt: error: {src.name}"
+    assert where in out, f"expected the error at {where!r}:\n{out}"
+    for fragment in case.expect:
+        assert fragment in out, f"expected {fragment!r} in:\n{out}"
