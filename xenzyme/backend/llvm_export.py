@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NameLoc,
     StringAttr,
+    SymbolRefAttr,
     TypeAttribute,
     UnitAttr,
     VectorType,
@@ -170,7 +171,13 @@ def float_literal(value: float, t: Attribute) -> str:
     """Exact LLVM spelling of a float constant of type `t`."""
     if isinstance(t, Float64Type | Float32Type):
         # As LLVM prints them: six-digit decimal when that is exact, else the bits of the double
-        # with the same value (for floats too).
+        # with the same value (for floats too).  A float constant is rounded to float first: a
+        # FloatAttr(0.1, f32) holds the double 0.1, which LLVM would reject as a float.
+        if isinstance(t, Float32Type) and math.isfinite(value):
+            try:
+                value = struct.unpack(">f", struct.pack(">f", value))[0]
+            except OverflowError:
+                raise XenzymeError(f"float constant {value!r} is out of range") from None
         bits = struct.pack(">d", value)
         if math.isfinite(value):
             short = f"{value:e}"
@@ -184,8 +191,22 @@ def float_literal(value: float, t: Attribute) -> str:
     if isinstance(t, Float80Type):
         return "0xK%020X" % _float_to_f80(value)
     if isinstance(t, Float128Type):
-        return "0xL%032X" % _float_to_f128(value)
+        bits = _float_to_f128(value)  # LLVM writes the low 64 bits first
+        return "0xL%016X%016X" % (bits & ((1 << 64) - 1), bits >> 64)
     raise XenzymeError(f"cannot print a float constant of type {t}")
+
+
+def float_bits_of(value: float, t: Attribute) -> tuple[int, int]:
+    """(bits, width) of `value` as a float of type `t`."""
+    if isinstance(t, Float80Type):
+        return _float_to_f80(value), 80
+    if isinstance(t, Float128Type):
+        return _float_to_f128(value), 128
+    if isinstance(t, Float32Type):
+        return struct.unpack(">I", struct.pack(">f", value))[0], 32
+    if isinstance(t, Float16Type):
+        return struct.unpack(">H", struct.pack(">e", value))[0], 16
+    return struct.unpack(">Q", struct.pack(">d", value))[0], 64
 
 
 def _float_to_f80(v: float) -> int:
@@ -940,9 +961,10 @@ class FunctionWriter:
         """Whether `op` is printed inline as a constant: its operands are inline constants.
 
         Ops are visited in order, so an operand defined later (in a later block) keeps its
-        user an instruction -- correct, merely unfolded.
+        user an instruction -- correct, merely unfolded.  An unused op stays an instruction too:
+        folding it would make it vanish.
         """
-        if not _foldable_kind(op):
+        if op.results[0].first_use is None or not _foldable_kind(op):
             return False
         inline = self.inline
         return all(o.owner in inline for o in op.operands)
@@ -965,23 +987,31 @@ class FunctionWriter:
     # ---- header ---------------------------------------------------------------------------
 
     def write(self) -> str:
+        """The `define`/`declare` line (and body).
+
+        Properties and discardable attributes are read alike: xDSL's `llvm.func` parser files
+        what it has no syntax for (`passthrough`, ...) as attributes, the importer as properties.
+        """
         fn = self.fn
+        props = fn.attributes | fn.properties
         ftype = fn.function_type
         is_decl = not fn.body.blocks
         words = ["declare" if is_decl else "define"]
         linkage = fn.linkage.linkage.data
         if linkage != "external":
             words.append(linkage)
-        words += _global_flags(fn.properties | fn.attributes, unnamed_addr=False)
+        words += _global_flags(props, unnamed_addr=False)
         cconv = fn.CConv.convention.data
         if cconv != "ccc":
             words.append(cconv)
-        res_attrs = _param_attrs(fn.res_attrs.data[0] if fn.res_attrs is not None and fn.res_attrs.data else None, self.types)
+        res = props.get("res_attrs")
+        res_attrs = _param_attrs(res.data[0] if isinstance(res, ArrayAttr) and res.data else None, self.types)
         if res_attrs:
             words.append(res_attrs)
         words.append(self.types(ftype.output))
         params = []
-        arg_attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+        args = props.get("arg_attrs")
+        arg_attrs = args.data if isinstance(args, ArrayAttr) else ()
         entry = fn.body.blocks.first if not is_decl else None
         for i, t in enumerate(ftype.inputs.data):
             p = self.types(t)
@@ -996,24 +1026,23 @@ class FunctionWriter:
         if ftype.is_variadic:
             params.append("...")
         head = " ".join(words) + f" {global_name(fn.sym_name.data)}({', '.join(params)})"
-        props = fn.properties | fn.attributes
         if isinstance(u := props.get("unnamed_addr"), IntegerAttr) and u.value.data in _UNNAMED:
             head += " " + _UNNAMED[u.value.data]
-        fa = _fn_attrs(fn.passthrough)
+        fa = _fn_attrs(props.get("passthrough"))
         if fa:
             head += " " + fa
-        if isinstance(s := fn.attributes.get("section"), StringAttr):
+        if isinstance(s := props.get("section"), StringAttr):
             head += f' section "{_escape(s.data)}"'
-        if isinstance(c := fn.attributes.get("comdat"), StringAttr):
+        if isinstance(c := props.get("comdat"), StringAttr):
             head += " comdat" if c.data == fn.sym_name.data else f" comdat(${_comdat_name(c.data)})"
-        if isinstance(a := fn.attributes.get("alignment"), IntegerAttr):
+        if isinstance(a := props.get("alignment"), IntegerAttr):
             head += f" align {a.value.data}"
-        if isinstance(g := fn.attributes.get("gc"), StringAttr):
+        if isinstance(g := props.get("gc"), StringAttr):
             head += f' gc "{_escape(g.data)}"'
         for key in ("prefix", "prologue", "personality"):
-            if (sym := fn.attributes.get(key)) is not None:
-                head += f" {key} ptr {global_name(sym.string_value())}"  # type: ignore[union-attr]
-        if isinstance(md := fn.attributes.get("md"), ext.MetadataAttachmentsAttr):
+            if isinstance(sym := props.get(key), SymbolRefAttr):
+                head += f" {key} ptr {global_name(sym.string_value())}"
+        if isinstance(md := props.get("md"), ext.MetadataAttachmentsAttr):
             head += "".join(f" !{k} !{n}" for k, n in md.pairs())
         if is_decl:
             return head

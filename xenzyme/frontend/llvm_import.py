@@ -106,12 +106,37 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
         module.verify()
     except RuntimeError as e:
         detail = str(e).strip().splitlines()
+        original = text if isinstance(text, str) else None
+        where = _verifier_position(str(module), original, detail[1:])
         raise error_at(
             "invalid LLVM IR: " + (detail[0] if detail else "verification failed"),
             filename,
+            *(where or (None, None)),
             notes=detail[1:4],
         ) from None
     return module
+
+
+def _verifier_position(
+    canonical: str, original: str | None, detail: Sequence[str]
+) -> tuple[int, int] | None:
+    """The user's line and column of the first instruction LLVM's verifier quotes.
+
+    The verifier names no position, but it prints the offending instruction as LLVM prints it,
+    which is a line of the canonical text; that line is mapped back to the user's file.
+    """
+    quoted = next((d.strip() for d in detail if d.strip()), "")
+    if original is None or not quoted:
+        return None
+    lines = canonical.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() != quoted:
+            continue
+        start = next((j for j in range(i, -1, -1) if lines[j].startswith("define ")), None)
+        name = _DEFINED_NAME.search(lines[start]) if start is not None else None
+        function = _name("@" + name.group(1)) if name else None
+        return _SourceMapper(lines, original).position(i, function, start)
+    return None
 
 
 def import_llvm_ir(text: str | bytes, filename: str = "<input>") -> ModuleOp:
@@ -330,6 +355,35 @@ _SCALAR_TYPES: dict[str, Attribute] = {
 }
 
 _FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type, Float80Type, Float128Type)
+_WIDE_FLOATS = (Float80Type, Float128Type)
+"""Float types whose constants are kept as bits (xDSL can neither hold nor print their values)."""
+
+
+_PACKING = {Float16Type: ">e", Float32Type: ">f", Float64Type: ">d"}
+
+
+def _dense_float_ok(value: float, t: Attribute) -> bool:
+    """Whether `value` may go into a dense attribute and survive xDSL's text form.
+
+    xDSL writes a dense float that six-digit decimal does not hold exactly in hex, and reads
+    that hex back as an integer value; such constants are built element by element instead.
+    """
+    fmt = _PACKING.get(type(t))
+    if fmt is None or not math.isfinite(value):
+        return False
+    try:
+        return struct.pack(fmt, float(f"{value:.6e}")) == struct.pack(fmt, value)
+    except OverflowError:
+        return False
+
+
+def _wide_float_bits(tok: str, t: Attribute) -> tuple[int, int]:
+    """(bits, width) of a float literal of type `t`, hex as LLVM prints it, or decimal."""
+    if tok.lstrip("+-").startswith("0x"):
+        return float_bits(tok.lstrip("+-"))
+    from xenzyme.backend.llvm_export import float_bits_of
+
+    return float_bits_of(float(tok), t)
 
 _LINKAGES = {
     "private", "internal", "available_externally", "linkonce", "weak", "common", "appending",
@@ -421,11 +475,15 @@ class _Cursor:
 
 
 def _join(parts: Sequence[str]) -> str:
+    """Tokens back into LLVM's spacing: `!DIExpression(DW_OP_plus_uconst, 8)`, `i32 (ptr)`."""
     out = ""
+    last = ""
     for p in parts:
-        if out and not (p in ",)]}:" or out[-1] in "([{"):
+        glued = p in ",)]}:" or out[-1:] in ("(", "[", "{") or (p == "(" and last[:1] == "!")
+        if out and not glued:
             out += " "
         out += p
+        last = p
     return out
 
 
@@ -529,8 +587,14 @@ def exact_float(tok: str, t: Attribute) -> float | None:
 
 
 def float_bits(tok: str) -> tuple[int, int]:
-    """(bits, width) of a hex float literal (`0xK...`, `0xL...`, `0xH...`, `0xR...`, `0x...`)."""
+    """(bits, width) of a hex float literal (`0xK...`, `0xL...`, `0xH...`, `0xR...`, `0x...`).
+
+    fp128 (`0xL`) is written low 64 bits first, then the high 64 bits.
+    """
     kind = tok[2]
+    if kind == "L":
+        digits = tok[3:]
+        return (int(digits[16:], 16) << 64) | int(digits[:16], 16), 128
     if kind in _HEX_FLOAT_WIDTH:
         return int(tok[3:], 16), _HEX_FLOAT_WIDTH[kind]
     return int(tok[2:], 16), 64
@@ -542,8 +606,10 @@ def parse_float_literal(tok: str) -> float:
     body = tok.lstrip("+-")
     if not body.startswith("0x"):
         return float(tok)
-    kind, digits = (body[2], body[3:]) if body[2] in "KLMHR" else ("", body[2:])
-    bits = int(digits, 16)
+    kind = body[2] if body[2] in "KLMHR" else ""
+    if kind == "M":
+        raise _Unsupported("ppc_fp128 constants are not supported")
+    bits, _ = float_bits(body)
     if kind == "":
         value = struct.unpack(">d", bits.to_bytes(8, "big"))[0]
     elif kind == "H":
@@ -552,10 +618,8 @@ def parse_float_literal(tok: str) -> float:
         value = struct.unpack(">f", (bits << 16).to_bytes(4, "big"))[0]
     elif kind == "K":
         value = _f80_to_float(bits)
-    elif kind == "L":
-        value = _f128_to_float(bits)
     else:
-        raise _Unsupported("ppc_fp128 constants are not supported")
+        value = _f128_to_float(bits)
     return -value if neg else value
 
 
@@ -1173,7 +1237,7 @@ class ModuleReader:
             cur.next()
             return _int_attr(int(tok) if tok not in ("true", "false") else int(tok == "true"), gtype)
         if isinstance(gtype, _FLOAT_TYPES) and (tok[0].isdigit() or tok[0] in "+-"):
-            value = exact_float(tok, gtype)
+            value = exact_float(tok, gtype) if not isinstance(gtype, _WIDE_FLOATS) else None
             if value is None:
                 return None
             cur.next()
@@ -1229,7 +1293,7 @@ class ModuleReader:
             if tok[:1].isdigit() or tok[:1] in "+-":
                 value = exact_float(tok, t)
                 out.append(value)
-                return value is not None
+                return value is not None and _dense_float_ok(value, t)
             return False
 
         try:
@@ -1289,15 +1353,27 @@ class _ConstBuilder:
             if (v := self.cache.get(key)) is not None:
                 cur.pos += 1
                 return v
+        mark = len(self.ops)
         v = self._constant(cur, t)
         if simple:
             self.cache[(t, tok)] = v
         elif cur.pos - start < 64:
             key = (t, " ".join(cur.toks[start : cur.pos]))
             if (old := self.cache.get(key)) is not None:
+                self._discard(mark)
                 return old
             self.cache[key] = v
         return v
+
+    def _discard(self, mark: int) -> None:
+        """Drop the ops built since `mark`: the constant they spell exists already.
+
+        A constant's extent is only known once it is read, so a repeated one is built, found in
+        the cache and thrown away (left in place it would be an unused instruction).
+        """
+        for op in reversed(self.ops[mark:]):
+            op.erase(safe_erase=False)
+        del self.ops[mark:]
 
     def _constant(self, cur: _Cursor, t: Attribute) -> SSAValue:
         tok = cur.next()
@@ -1375,11 +1451,14 @@ class _ConstBuilder:
         raise _Unsupported(f"unsupported constant '{tok}'")
 
     def _float(self, tok: str, t: Attribute) -> SSAValue:
-        """A float constant; one a double cannot hold exactly is a bitcast of its bits."""
-        value = exact_float(tok, t)
+        """A float constant; one a double cannot hold exactly is a bitcast of its bits.
+
+        So are all x86_fp80 and fp128 constants: xDSL cannot print a FloatAttr of those types.
+        """
+        value = exact_float(tok, t) if not isinstance(t, _WIDE_FLOATS) else None
         if value is not None:
             return self._scalar(_float_attr(tok, value, t), t)
-        bits, width = float_bits(tok)
+        bits, width = _wide_float_bits(tok, t)
         it = IntegerType(width)
         as_int = self._scalar(_int_attr(_signed(bits, width), it), it)
         return self._emit(_create(xllvm.BitcastOp, operands=[as_int], result_types=[t]))
@@ -1391,7 +1470,7 @@ class _ConstBuilder:
         if isinstance(t, IntegerType):
             return self._scalar(_int_attr(0, t), t)
         if isinstance(t, _FLOAT_TYPES):
-            return self._scalar(_float_attr("0.0", 0.0, t), t)
+            return self._float("0.0", t)
         if isinstance(t, VectorType) and isinstance(t.element_type, (IntegerType, *_FLOAT_TYPES)):
             zero = 0 if isinstance(t.element_type, IntegerType) else 0.0
             return self._scalar(DenseIntOrFPElementsAttr.from_list(t, [zero]), t)
@@ -1420,9 +1499,10 @@ class _ConstBuilder:
                 return int(tok)
             return None
         if isinstance(t, _FLOAT_TYPES) and (tok[:1].isdigit() or tok[:1] in "+-"):
-            value = exact_float(tok, t)
-            if value is not None:
-                cur.next()
+            value = exact_float(tok, t) if not isinstance(t, _WIDE_FLOATS) else None
+            if value is None or not _dense_float_ok(value, t):
+                return None
+            cur.next()
             return value
         return None
 
