@@ -45,6 +45,25 @@ double df(double x) { return __enzyme_autodiff((void *)f, x); }
         levels=("-O2",),  # at -O0 clang marks every function noinline, and the pipeline inlines them
     ),
     Case(
+        "call_writing_through_pointers",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) void rhs(double x, double v, double *dx, double *dv) {
+  *dx = v;
+  *dv = -x * x;
+}
+static double f(double x) {
+  double a, b;
+  rhs(x, 2.0 * x, &a, &b);
+  return a + b;
+}
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        8,
+        ("cannot differentiate @f", "the call to @rhs (not inlined) has active arguments", "note: inline it"),
+        levels=("-O2",),
+    ),
+    Case(
         "recursion",
         """\
 extern double __enzyme_autodiff(void *, ...);

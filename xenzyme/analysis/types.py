@@ -209,6 +209,21 @@ class View:
                 return t if sa is not None and _store_bytes(t) == nbytes else None
         return None
 
+    def kinds_in(self, delta: int, nbytes: int) -> set[str]:
+        """The kinds (FLOAT, INTEGER, POINTER) of the fields overlapping `nbytes` bytes at `delta`
+        past the pointer; UNKNOWN_KIND for bytes no field covers outside a repeating pattern."""
+        kinds: set[str] = set()
+        for b in range(nbytes):
+            pos = self.offset + delta + b
+            if self.period:
+                pos %= self.period
+            covering = [t for o, t in self.fields if o <= pos < o + _store_bytes(t)]
+            if covering:
+                kinds.add(_kind(covering[0]))
+            elif not self.period:
+                kinds.add(UNKNOWN_KIND)
+        return kinds or {UNKNOWN_KIND}
+
     def float_fields(self) -> list[tuple[int, Attribute]]:
         return [(o, t) for o, t in self.fields if isinstance(t, AnyFloat)]
 
@@ -254,23 +269,28 @@ class Views:
         self.globals = globals_
         self.memo: dict[SSAValue, View | None] = {}
         self._assumed: dict[SSAValue, View | None] = {}
-        self._arg_views: dict[SSAValue, View | None] = {}
+        self._root_views: dict[SSAValue, View | None] = {}
+        self._depth = 0
 
     def of(self, p: SSAValue) -> View | None:
         if p in self._assumed:
             return self._assumed[p]
         if p in self.memo:
             return self.memo[p]
-        v = self._compute(p, 0)
+        if self._depth > 200:
+            return None  # a very long chain of address arithmetic: give up, stay unknown
+        self._depth += 1
+        try:
+            v = self._compute(p)
+        finally:
+            self._depth -= 1
         if not self._assumed:
             self.memo[p] = v
         return v
 
-    def _compute(self, p: SSAValue, depth: int) -> View | None:
-        if depth > 32:
-            return None
+    def _compute(self, p: SSAValue) -> View | None:
         if isinstance(p, BlockArgument):
-            return self._argument(p) if p.block is self.cfg.entry else self._phi(p)
+            return self._root(p) if p.block is self.cfg.entry else self._phi(p)
         op = p.owner
         if isinstance(op, ext.GEPOp):
             return self._gep(op)
@@ -284,6 +304,8 @@ class Views:
         if isinstance(op, ext.SelectOp):
             a, b = self.of(op.lhs), self.of(op.rhs)
             return a if a == b else None
+        if isinstance(op, xllvm.LoadOp | xllvm.CallOp):
+            return self._root(p)
         return None
 
     def _gep(self, op: ext.GEPOp) -> View | None:
@@ -306,25 +328,27 @@ class Views:
         incoming = [self.cfg.incoming(p.block, q)[p.index] for q in preds]
         self._assumed[p] = None
         try:
-            first = [self._compute(v, 1) for v in incoming]
+            first = [self.of(v) for v in incoming]
             known = {v for v in first if v is not None}
             if len(known) != 1:
                 return None
             (candidate,) = known
             self._assumed[p] = candidate
-            again = {self._compute(v, 1) for v in incoming}
+            again = {self.of(v) for v in incoming}
             return candidate if again == {candidate} else None
         finally:
             del self._assumed[p]
 
-    def _argument(self, arg: BlockArgument) -> View | None:
-        if arg in self._arg_views:
-            return self._arg_views[arg]
-        typed = {use.operation.elem_type for use in arg.uses
-                 if isinstance(use.operation, ext.GEPOp) and use.operation.ptr is arg
+    def _root(self, p: SSAValue) -> View | None:
+        """A pointer the function did not compute (an argument, a loaded or returned pointer):
+        what the function itself indexes it as, or accesses through it."""
+        if p in self._root_views:
+            return self._root_views[p]
+        typed = {use.operation.elem_type for use in p.uses
+                 if isinstance(use.operation, ext.GEPOp) and use.operation.ptr is p
                  and not _is_byte(use.operation.elem_type)}  # fmt: skip
-        view = View.of_type(typed.pop()) if len(typed) == 1 else _view_from_accesses(arg)
-        self._arg_views[arg] = view
+        view = View.of_type(typed.pop()) if len(typed) == 1 else _view_from_accesses(p)
+        self._root_views[p] = view
         return view
 
 
@@ -358,10 +382,10 @@ def _descend(t: Attribute, inner: Sequence[int | SSAValue]) -> View | None:
     return View.of_type(t, off)
 
 
-def _view_from_accesses(arg: BlockArgument) -> View | None:
-    """The scalars an argument's memory is accessed as, at constant offsets from it."""
+def _view_from_accesses(root: SSAValue) -> View | None:
+    """The scalars a pointer's memory is accessed as, at constant offsets from it."""
     fields: dict[int, Attribute] = {}
-    work: list[tuple[SSAValue, int]] = [(arg, 0)]
+    work: list[tuple[SSAValue, int]] = [(root, 0)]
     while work:
         p, off = work.pop()
         for use in p.uses:
@@ -390,3 +414,22 @@ def _record(fields: dict[int, Attribute | None], off: int, t: Attribute) -> None
             fields[o] = s
         elif not (isinstance(s, IntegerType) and isinstance(old, AnyFloat) and _store_bytes(old) == _store_bytes(s)):
             fields[o] = None
+
+
+def integer_access(view: View | None, t: Attribute) -> tuple[str, Attribute | None]:
+    """What an integer load or store of type `t` (scalar or vector) through a pointer with this
+    view really moves: (FLOAT, the float type of the same bits), (INTEGER, None), or
+    (UNKNOWN_KIND, None) when the bytes are not known or mix kinds."""
+    lanes, et = (t.get_shape()[0], t.element_type) if isinstance(t, VectorType) else (1, t)
+    if view is None or not isinstance(et, IntegerType):
+        return UNKNOWN_KIND, None
+    width = et.width.data
+    nbytes = (width + 7) // 8
+    floats = {view.scalar_at(i * nbytes, nbytes) for i in range(lanes)}
+    if len(floats) == 1:
+        (f,) = floats
+        if isinstance(f, AnyFloat) and f.bitwidth == width:
+            return FLOAT, VectorType(f, [lanes]) if isinstance(t, VectorType) else f
+    if view.kinds_in(0, nbytes * lanes) == {INTEGER}:
+        return INTEGER, None
+    return UNKNOWN_KIND, None

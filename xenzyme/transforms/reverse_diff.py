@@ -58,7 +58,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import WriteSummary, pointer_roots, underlying_objects
+from xenzyme.analysis.alias import WriteSummary, pointer_roots, store_destinations, underlying_objects
 from xenzyme.analysis.cfg import (
     CFG,
     AffineIV,
@@ -68,7 +68,16 @@ from xenzyme.analysis.cfg import (
     constant_int,
     defining_block,
 )
-from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, View, Views, memory_contents, size_align
+from xenzyme.analysis.types import (
+    FLOAT,
+    INTEGER,
+    POINTER,
+    View,
+    Views,
+    integer_access,
+    memory_contents,
+    size_align,
+)
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -612,6 +621,8 @@ class ReverseBuilder:
         if isinstance(op, xllvm.StoreOp):
             if op.ptr in info.shadowed and carries_derivative(op.value.type):
                 rule_for(op)(self, op)  # type: ignore[misc]
+            elif op.ptr in info.shadowed and _integer_like(op.value.type):
+                self._reverse_integer_store(op)
             return
         if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | ext.MemsetOp):
             self._reverse_memory_transfer(op)
@@ -625,6 +636,20 @@ class ReverseBuilder:
             self._no_rule(op)
         rule(self, op)
 
+    def _reverse_integer_store(self, op: xllvm.StoreOp) -> None:
+        """An integer written over bytes that may have held a float: that float's adjoint ends
+        here.  (Integer copies of bytes known to be floats were made float copies already.)"""
+        kind, _ = integer_access(self.views.of(op.ptr), op.value.type)
+        if kind == INTEGER:
+            return
+        src = op.value.owner
+        if (isinstance(src, xllvm.LoadOp) and src.ptr in self.info.shadowed
+                and integer_access(self.views.of(src.ptr), src.dereferenced_value.type)[0] != INTEGER):
+            self.fail(op, "cannot tell whether the bytes copied here (as an integer) hold floating-point data",
+                      ["copy the fields one by one with their own types, or mark the memory enzyme_const"])  # fmt: skip
+        e = self.e
+        e.insert(xllvm.StoreOp(e.zero(op.value.type), self.shadow(op.ptr), alignment=_align(op)))
+
     def _check_inactive(self, op: Operation) -> None:
         """Ops without active results must not hide derivatives (calls writing active memory)."""
         info = self.info
@@ -632,8 +657,12 @@ class ReverseBuilder:
             name = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
             if name in INACTIVE_FUNCTIONS:
                 return
-            if any(o in info.shadowed for o in op.operands) and not _pure_call(op):
-                self._no_rule(op)
+            if _pure_call(op) or (name is not None and math_base_name(name) is not None):
+                return
+            if isinstance(op, xllvm.CallIntrinsicOp) and store_destinations(op) == []:
+                return  # an intrinsic that writes no memory (llvm.is.fpclass, ...)
+            if any(o in info.shadowed or o in info.varied for o in op.operands):
+                self._no_rule(op)  # it may write derivatives somewhere: into memory, or a global
         if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp) and op.ptr in info.shadowed:  # type: ignore[attr-defined]
             self.fail(op, "atomic updates of active memory are not supported in reverse mode yet",
                       ["use a plain update (the differentiated code runs on one thread), or mark the memory enzyme_const"])  # fmt: skip
@@ -991,6 +1020,10 @@ def _align(op: Operation) -> int | None:
     return a.value.data if isinstance(a, IntegerAttr) else None
 
 
+def _integer_like(t: Attribute) -> bool:
+    return isinstance(t.element_type if isinstance(t, VectorType) else t, IntegerType)
+
+
 def _scalar(t: Attribute) -> bool:
     from xdsl.dialects.builtin import AnyFloat
 
@@ -1047,11 +1080,8 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute]) -> N
 
 def _float_bytes_type(ptr: SSAValue, t: Attribute, views: Views) -> Attribute | None:
     """The float type the program gave the bytes an integer access of type `t` at `ptr` touches."""
-    if not isinstance(t, IntegerType):
-        return None
-    view = views.of(ptr)
-    f = view.scalar_at(0, (t.width.data + 7) // 8) if view is not None else None
-    return f if ad.is_float_like(f) and f.bitwidth == t.width.data else None  # type: ignore[union-attr]
+    kind, f = integer_access(views.of(ptr), t)
+    return f if kind == FLOAT else None
 
 
 def _plain_access(op: xllvm.LoadOp | xllvm.StoreOp) -> bool:
