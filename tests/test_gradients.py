@@ -5,6 +5,9 @@ finite differences or exact values, printing PASS and exiting 0 when every check
 compiled by clang-19 at -O0, -O2 and -O3, differentiated by `xenzyme-opt -p enzyme`, linked with
 the system C compiler and run.
 
+Each is also differentiated without LLVM's optimiser first (`enzyme{preopt=0}`, on -O2 IR): the
+analyses then see the IR as clang left it.
+
 A program that needs extra clang flags names them on its first line, `// CFLAGS: -ffast-math`
 (for example to see math calls become `llvm.*` intrinsics, or to let the vectoriser reassociate).
 """
@@ -29,17 +32,26 @@ def extra_cflags(program: Path) -> list[str]:
     return first[len(_CFLAGS) :].split() if first.startswith(_CFLAGS) else []
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
-def test_gradient_program(program: Path, level: str, tmp_path: Path) -> None:
+def _build_and_run(program: Path, level: str, pipeline: str, tmp_path: Path) -> None:
     ll = tmp_path / "prog.ll"
     obj = tmp_path / "prog.o"
     exe = tmp_path / "prog"
     r = run([clang(), level, *extra_cflags(program), "-S", "-emit-llvm", str(program), "-o", str(ll)])
     assert r.returncode == 0, r.stderr
-    r = run([*XENZYME_OPT, str(ll), "-p", "enzyme", "-t", "obj", "-o", str(obj)])
+    r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
     assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"
     r = run(["cc", str(obj), "-lm", "-o", str(exe)])
     assert r.returncode == 0, r.stderr
     r = run([str(exe)], timeout=60)
     assert r.returncode == 0 and "PASS" in r.stdout, f"{program.name} {level}:\n{r.stdout}\n{r.stderr}"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_gradient_program(program: Path, level: str, tmp_path: Path) -> None:
+    _build_and_run(program, level, "enzyme", tmp_path)
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_gradient_program_without_preopt(program: Path, tmp_path: Path) -> None:
+    _build_and_run(program, "-O2", "enzyme{preopt=0}", tmp_path)

@@ -115,6 +115,12 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
                     changed |= _mark(info, arg, inc in info.varied, inc in info.shadowed)
             for op in b.ops:
                 changed |= _transfer(cfg, info, op, constant_globals)
+    # Candidates found on the way may have gained a shadow pointer in a later round.
+    info.unshadowed_stores = [op for op in info.unshadowed_stores if _written_pointer(op) not in info.shadowed]
+
+
+def _written_pointer(op: Operation) -> SSAValue:
+    return op.ptr if isinstance(op, xllvm.StoreOp) else op.operands[0]
 
 
 def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set[str]) -> bool:

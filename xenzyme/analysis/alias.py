@@ -104,9 +104,50 @@ def underlying_objects(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> 
             out.add(op.global_name.string_value())
         elif isinstance(op, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp):
             continue
+        elif isinstance(op, xllvm.LoadOp) and (stored := _stored_into_local_slots(op.ptr, cfg)) is not None:
+            work += stored
         else:
             out.add(UNKNOWN)
     return out
+
+
+def _stored_into_local_slots(p: SSAValue, cfg: CFG | None) -> list[SSAValue] | None:
+    """The values ever stored into the memory `p` points to, when that is only allocas whose
+    address never escapes (a pointer variable of unoptimised code, `double *cur = a;`); None
+    otherwise."""
+    if cfg is None:
+        return None
+    values: list[SSAValue] = []
+    for obj in underlying_objects(p, None):
+        if not (isinstance(obj, SSAValue) and isinstance(obj.owner, xllvm.AllocaOp)):
+            return None
+        stores = _slot_stores(obj)
+        if stores is None:
+            return None
+        values += stores
+    return values
+
+
+def _slot_stores(alloca: SSAValue) -> list[SSAValue] | None:
+    """Values stored into an alloca that is only loaded from and stored to (through address
+    arithmetic); None if its address is used any other way."""
+    values: list[SSAValue] = []
+    work = [alloca]
+    while work:
+        p = work.pop()
+        for use in p.uses:
+            op = use.operation
+            if isinstance(op, xllvm.LoadOp) or (isinstance(op, _ADDRESS_OPS) and use.index == 0):
+                if isinstance(op, _ADDRESS_OPS):
+                    work.append(op.results[0])
+                continue
+            if isinstance(op, xllvm.StoreOp) and use.index == 1:
+                values.append(op.value)
+                continue
+            if op.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+                continue
+            return None
+    return values
 
 
 def store_destinations(op: Operation) -> list[SSAValue] | None:
