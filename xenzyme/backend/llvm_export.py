@@ -1114,7 +1114,8 @@ class FunctionWriter:
                     if dest.args:
                         self.incoming[dest].append((self.block_names[b], args))
                     continue
-                split = self._unique(f"{self.block_names[b]}.e{i}")
+                base = self.block_names[b]
+                split = self._unique(f"{'entry' if base.isdigit() else base}.e{i}")
                 self.edge_labels[(term, i)] = split
                 self.incoming[dest].append((split, args))
                 continue

@@ -317,22 +317,49 @@ def _main(args: list[str] | None) -> int:
     except XenzymeError as e:
         print(e.format(PROG), file=sys.stderr)
         return 1
-    except FileNotFoundError as e:
-        return _fail(f"cannot read '{e.filename}': no such file")
     except OSError as e:
-        return _fail(f"cannot read '{e.filename}': {e.strerror}" if e.filename else f"I/O error: {e}")
+        return _fail(_file_message(e, tool.args.output_file))
     except UnicodeDecodeError as e:
         return _fail(f"the input is not UTF-8 text: {e.reason} at byte {e.start}")
     except ParseError as e:
-        return _fail(str(e).strip())
+        return _parse_error(e)
     except (VerifyException, DiagnosticException) as e:
-        text = str(e).strip()
-        return _fail(f"the IR does not verify: {text.splitlines()[-1] if text else e}", [text[:2000]])
+        return _verify_error(e)
     except ValueError as e:
         return _fail(_pipeline_message(str(e)))
     except Exception as e:  # noqa: BLE001 -- nothing may end in a traceback
         return _internal_error(e)
     return 0
+
+
+def _file_message(e: OSError, output_file: str | None) -> str:
+    if e.filename is None:
+        return f"I/O error: {e}"
+    verb = "write" if output_file is not None and e.filename == output_file else "read"
+    reason = "no such file or directory" if isinstance(e, FileNotFoundError) else e.strerror
+    return f"cannot {verb} '{e.filename}': {reason}"
+
+
+def _parse_error(e: ParseError) -> int:
+    """xDSL's parse error as `FILE:LINE:COL: message`, the source line and caret as notes."""
+    where = e.span.get_location()
+    context = str(e).rstrip("\n").split("\n")[1:3]
+    return _fail(f"{where.file}:{where.line}:{where.col}: {e.msg}", [ln for ln in context if ln.strip()])
+
+
+def _verify_error(e: Exception) -> int:
+    """The first verifier message, and the op it is about (xDSL prints the whole module)."""
+    text = str(e).strip()
+    lines = text.splitlines()
+    message = lines[0] if lines else type(e).__name__
+    if message.endswith(":") and len(lines) > 1:
+        message += " " + lines[1].strip()
+    notes: list[str] = []
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("^^^") and i > 0:
+            notes.append("in: " + lines[i - 1].strip()[:200])
+            break
+    return _fail(f"the IR does not verify: {message}", notes)
 
 
 def _internal_error(e: BaseException) -> int:

@@ -101,7 +101,8 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
                 m.group(3), filename, int(m.group(1)), int(m.group(2)),
                 ["LLVM could not parse the input; it must be LLVM IR (LLVM 19-22 syntax)"],
             ) from None  # fmt: skip
-        raise error_at(msg.strip().splitlines()[-1], filename) from None
+        what = "invalid bitcode" if isinstance(text, bytes) and text[:2] == b"BC" else "invalid LLVM IR"
+        raise error_at(f"{what}: {msg.strip().splitlines()[-1]}", filename) from None
     try:
         module.verify()
     except RuntimeError as e:
