@@ -219,14 +219,14 @@ def _timed(fn, *args):
 def measure(text: str, repeat: int = 2) -> dict[str, float]:
     """Best-of-`repeat` seconds per stage."""
     from xenzyme.backend.llvm_export import export_module
-    from xenzyme.backend.native import parse_verified
+    from xenzyme.backend.native import check_llvm_ir
     from xenzyme.frontend.llvm_import import import_llvm_ir
 
     best: dict[str, float] = {}
     for _ in range(repeat):
         module, t_import = _timed(import_llvm_ir, text, "bench.ll")
         out, t_export = _timed(export_module, module)
-        _, t_verify = _timed(parse_verified, out)
+        _, t_verify = _timed(check_llvm_ir, out)
         times = {"import": t_import, "export": t_export, "verify": t_verify}
         times["round trip"] = t_import + t_export + t_verify
         for k, v in times.items():

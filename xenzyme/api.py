@@ -18,12 +18,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
-from xdsl.utils.exceptions import ParseError
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xenzyme.backend.jit import JITModule
 from xenzyme.backend.llvm_export import export_module
-from xenzyme.backend.native import emit_object, parse_verified
-from xenzyme.diagnostics import XenzymeError
+from xenzyme.backend.native import check_llvm_ir, object_code
+from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
 from xenzyme.dialects import make_context
 from xenzyme.frontend.clang import compile_to_llvm_ir
 from xenzyme.frontend.llvm_import import import_llvm_ir
@@ -74,17 +74,31 @@ def load(
     if language == "llvm":
         return import_llvm_ir(text, name)
     if language == "mlir":
-        try:
-            module = Parser(context(), text, name).parse_module()
-        except ParseError as e:
-            raise XenzymeError(str(e).strip()) from None
-        module.verify()
-        return module
+        return _load_mlir(text, name)
     if language in ("c", "c++"):
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
         return import_llvm_ir(compile_to_llvm_ir(text, name, clang_flags), name)
     raise XenzymeError(f"unknown language '{language}' (use c, c++, llvm or mlir)")
+
+
+def _load_mlir(text: str, name: str) -> ModuleOp:
+    """xDSL text; parse and verifier errors become XenzymeErrors with the position."""
+    try:
+        module = Parser(context(), text, name).parse_module()
+    except ParseError as e:
+        where = e.span.get_location()
+        context_lines = [ln for ln in str(e).rstrip("\n").split("\n")[1:3] if ln.strip()]
+        raise error_at(e.msg, where.file, where.line, where.col, context_lines) from None
+    try:
+        module.verify()
+    except VerifyException as e:
+        lines = str(e).strip().splitlines()
+        message = lines[0] if lines else "verification failed"
+        if message.endswith(":") and len(lines) > 1:
+            message += " " + lines[1].strip()
+        raise XenzymeError(f"the IR does not verify: {message}", SourceLocation(name)) from None
+    return module
 
 
 def _looks_like_path(s: str) -> bool:
@@ -102,10 +116,11 @@ def _guess_language(text: str) -> str:
 
 def run_pipeline(module: ModuleOp, pipeline: str, *, verify: bool = True) -> ModuleOp:
     """Run a pass pipeline (`xenzyme-opt -p` syntax) on `module`, in place; returns it."""
-    try:
-        passes = PassPipeline.parse_spec(get_available_passes(), pipeline)
-    except ValueError as e:
-        raise XenzymeError(f"invalid pass pipeline '{pipeline}': {e}") from None
+    from xenzyme.cli.xenzyme_opt import check_pipeline
+
+    available = get_available_passes()
+    check_pipeline(pipeline, available)  # the command line's messages: pass, option, value
+    passes = PassPipeline.parse_spec(available, pipeline)
     passes.apply(context(), module)
     if verify:
         module.verify()
@@ -116,7 +131,7 @@ def to_llvm_ir(module: ModuleOp, *, verify: bool = True) -> str:
     """LLVM IR text of the module (checked by LLVM's verifier unless `verify=False`)."""
     text = export_module(module)
     if verify:
-        parse_verified(text)
+        check_llvm_ir(text)
     return text
 
 
@@ -129,7 +144,7 @@ def compile(module: ModuleOp | str, *, opt_level: int = 2) -> JITModule:  # noqa
 
 def to_object(module: ModuleOp, path: str | os.PathLike[str] | None = None, *, cpu: str = "generic") -> bytes:
     """A position-independent native object file (bytes; also written to `path` if given)."""
-    data = emit_object(parse_verified(export_module(module)), cpu=cpu)
+    data = object_code(export_module(module), cpu=cpu)
     if path is not None:
         Path(path).write_bytes(data)
     return data

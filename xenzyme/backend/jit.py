@@ -27,8 +27,12 @@ from xenzyme.diagnostics import XenzymeError
 
 @functools.cache
 def _load_runtime_libraries() -> None:
-    """Make libm (and libomp, when present) resolvable from JIT-compiled code."""
-    for lib in ("m", "omp", "gomp"):
+    """Make libm, the C++ runtime (and libomp, when present) resolvable from JIT-compiled code.
+
+    The process may have them loaded already, but privately (numpy loads libstdc++ that way),
+    where the JIT's symbol lookup does not see them.
+    """
+    for lib in ("m", "stdc++", "gcc_s", "omp", "gomp"):
         path = ctypes.util.find_library(lib)
         if path:
             try:
@@ -77,8 +81,8 @@ def _to_python(value: Any) -> Any:
 class JITFunction:
     """A compiled function, callable with Python numbers and numpy arrays."""
 
-    def __init__(self, owner: JITModule, name: str, address: int, ftype: llb.TypeRef):
-        self.owner = owner  # keeps the engine alive
+    def __init__(self, owner: _Engine, name: str, address: int, ftype: llb.TypeRef):
+        self.owner = owner  # keeps the machine code alive
         self.name = name
         params = list(ftype.get_function_parameters())
         self.arg_types = [_ctype(p) for p in params]
@@ -120,19 +124,62 @@ def _convert(value: Any, ctype: Any, fname: str, index: int) -> Any:
     return int(value)
 
 
+def _check_symbols(llvm_module: llb.ModuleRef) -> None:
+    """Every function and global the module only declares must exist in this process.
+
+    An unresolved one would be called at address 0: a crash, not an error.
+    """
+    missing = []
+    for value in (*llvm_module.functions, *llvm_module.global_variables):
+        if not value.is_declaration or value.name.startswith("llvm."):
+            continue
+        if value.linkage == llb.Linkage.external_weak:
+            continue
+        if not llb.address_of_symbol(value.name):
+            missing.append(value.name)
+    if missing:
+        shown = ", ".join(sorted(missing)[:8]) + (", ..." if len(missing) > 8 else "")
+        raise XenzymeError(
+            f"the JIT cannot find {len(missing)} external symbol(s): {shown}",
+            notes=["define them in the module, or load the library that has them "
+                   "(llvmlite.binding.load_library_permanently)"],
+        )
+
+
+class _Engine:
+    """The MCJIT engine and the LLVM module it owns, released engine first.
+
+    Functions hold this object, not the `JITModule`: a module <-> function cycle would be
+    freed by the garbage collector, which runs finalizers in no particular order, and an
+    engine disposed after its module's context crashes the process.
+    """
+
+    def __init__(self, llvm_module: llb.ModuleRef, tm: llb.TargetMachine):
+        self.llvm_module = llvm_module
+        self.engine = llb.create_mcjit_compiler(llvm_module, tm)
+        self.engine.finalize_object()
+        self.engine.run_static_constructors()
+
+    def __del__(self) -> None:
+        engine = getattr(self, "engine", None)
+        if engine is not None:
+            engine.close()
+
+
 class JITModule:
     """A module compiled for this machine; its functions are attributes."""
 
     def __init__(self, module: ModuleOp | str, opt_level: int = 2):
         _load_runtime_libraries()
         text = export_module(module) if isinstance(module, ModuleOp) else module
-        self.llvm_module = parse_verified(text)
+        llvm_module = parse_verified(text, own_context=False)
+        _check_symbols(llvm_module)
         tm = target_machine(cpu="native", opt=min(opt_level, 3), jit=True)
         if opt_level > 0:
-            optimize(self.llvm_module, opt_level, tm)
-        self.engine = llb.create_mcjit_compiler(self.llvm_module, tm)
-        self.engine.finalize_object()
-        self.engine.run_static_constructors()
+            optimize(llvm_module, opt_level, tm)
+        self._engine = _Engine(llvm_module, tm)
+        self.llvm_module = llvm_module
+        self.engine = self._engine.engine
         self._functions: dict[str, JITFunction] = {}
 
     def function(self, name: str) -> JITFunction:
@@ -145,7 +192,7 @@ class JITModule:
         if ref.is_declaration:
             raise AttributeError(f"'{name}' is only declared in the compiled module")
         address = self.engine.get_function_address(name)
-        f = JITFunction(self, name, address, ref.global_value_type)
+        f = JITFunction(self._engine, name, address, ref.global_value_type)
         self._functions[name] = f
         return f
 

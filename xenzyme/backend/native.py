@@ -7,7 +7,9 @@ assertions).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+from collections.abc import Iterator
 
 import llvmlite.binding as llb
 
@@ -30,13 +32,24 @@ def initialize() -> None:
     llb.set_option("xenzyme", "-disable-auto-upgrade-debug-info")
 
 
-def parse_verified(text: str, what: str = "generated LLVM IR") -> llb.ModuleRef:
-    """Parse and verify LLVM IR that xenzyme produced; failures are internal errors."""
+def parse_verified(
+    text: str, what: str = "generated LLVM IR", own_context: bool = True
+) -> llb.ModuleRef:
+    """Parse and verify LLVM IR that xenzyme produced; failures are internal errors.
+
+    The module gets an LLVM context of its own (named struct types keep their names) unless
+    `own_context` is false: a JIT engine outlives the Python objects that would free a context,
+    so JIT modules live in LLVM's global context.
+    """
     initialize()
+    module = None
     try:
-        module = llb.parse_assembly(text, llb.create_context())
+        context = llb.create_context() if own_context else llb.get_global_context()
+        module = llb.parse_assembly(text, context)
         module.verify()
     except RuntimeError as e:
+        if module is not None:
+            release(module)
         detail = str(e).strip().splitlines()
         raise XenzymeError(
             f"internal error: {what} is not valid LLVM IR: "
@@ -44,6 +57,41 @@ def parse_verified(text: str, what: str = "generated LLVM IR") -> llb.ModuleRef:
             notes=["please report this with the input; `-t llvm --disable-verify` shows the text"],
         ) from None
     return module
+
+
+def release(module: llb.ModuleRef) -> None:
+    """Free `module`, then its LLVM context (unless that is the global one), in that order.
+
+    Left to Python, a module and its context may be finalized in either order when they end up
+    in a reference cycle (an exception's traceback is enough), and a context freed first takes
+    the module with it: the module's own finalizer then crashes the process.
+    """
+    context = getattr(module, "_context", None)
+    module.close()
+    if context is not None and not isinstance(context, llb.GlobalContextRef):
+        context.close()
+
+
+@contextlib.contextmanager
+def verified(text: str, what: str = "generated LLVM IR") -> Iterator[llb.ModuleRef]:
+    """`parse_verified`, released when the block ends."""
+    module = parse_verified(text, what)
+    try:
+        yield module
+    finally:
+        release(module)
+
+
+def check_llvm_ir(text: str, what: str = "generated LLVM IR") -> None:
+    """Raise unless LLVM parses and verifies `text`."""
+    with verified(text, what):
+        pass
+
+
+def object_code(text: str, cpu: str = "generic", opt: int = 2) -> bytes:
+    """A position-independent ELF object from LLVM IR text (see `emit_object`)."""
+    with verified(text) as module:
+        return emit_object(module, cpu=cpu, opt=opt)
 
 
 def target_machine(

@@ -51,10 +51,10 @@ class LLVMIRTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from xenzyme.backend.llvm_export import export_module
-        from xenzyme.backend.native import parse_verified
+        from xenzyme.backend.native import check_llvm_ir
 
         text = export_module(module)
-        parse_verified(text)
+        check_llvm_ir(text)
         output.write(text)
 
 
@@ -75,9 +75,9 @@ class ObjectTarget(Target):
 
     def emit_bytes(self, module: ModuleOp) -> bytes:
         from xenzyme.backend.llvm_export import export_module
-        from xenzyme.backend.native import emit_object, parse_verified
+        from xenzyme.backend.native import object_code
 
-        return emit_object(parse_verified(export_module(module)), cpu=self.cpu, opt=self.opt)
+        return object_code(export_module(module), cpu=self.cpu, opt=self.opt)
 
 
 class XenzymeOptMain(xDSLOptMain):

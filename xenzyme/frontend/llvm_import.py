@@ -106,9 +106,13 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
     try:
         module.verify()
     except RuntimeError as e:
+        from xenzyme.backend.native import release
+
         detail = str(e).strip().splitlines()
         original = text if isinstance(text, str) else None
-        where = _verifier_position(str(module), original, detail[1:])
+        canonical = str(module)
+        release(module)
+        where = _verifier_position(canonical, original, detail[1:])
         raise error_at(
             "invalid LLVM IR: " + (detail[0] if detail else "verification failed"),
             filename,
@@ -142,9 +146,15 @@ def _verifier_position(
 
 def import_llvm_ir(text: str | bytes, filename: str = "<input>") -> ModuleOp:
     """Import LLVM IR text (or bitcode) into an xDSL module of `llvm` ops."""
+    from xenzyme.backend.native import release
+
     module = parse_llvm_module(text, filename)
+    try:
+        canonical = str(module)
+    finally:
+        release(module)
     original = text if isinstance(text, str) else None
-    return ModuleReader(str(module), filename, original).read()
+    return ModuleReader(canonical, filename, original).read()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -42,9 +42,14 @@ _PHI = re.compile(r"(\S+ = phi )(?:(?:fast|nnan|ninf|nsz|arcp|contract|afn|reass
 
 def canonical_text(text: str | bytes) -> str:
     """LLVM's own printing of a module (text or bitcode), after parsing and verifying it."""
+    from xenzyme.backend.native import release
     from xenzyme.frontend.llvm_import import parse_llvm_module
 
-    return str(parse_llvm_module(text))
+    module = parse_llvm_module(text)
+    try:
+        return str(module)
+    finally:
+        release(module)
 
 
 def normalize(text: str) -> list[str]:

@@ -29,7 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     except XenzymeError as e:
         print(e.format("llvm-verify"), file=sys.stderr)
         return 1
+    from xenzyme.backend.native import release
+
     out = module.as_bitcode() if args.bitcode else str(module).encode()
+    release(module)
     if args.output == "-":
         sys.stdout.buffer.write(out)
     else:

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
 from xenzyme.backend.llvm_export import export_module
-from xenzyme.backend.native import optimize, parse_verified
+from xenzyme.backend.native import optimize, verified
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.frontend.llvm_import import ModuleReader
 
@@ -58,11 +58,11 @@ def replace_module_body(target: ModuleOp, source: ModuleOp) -> None:
 
 
 def run_llvm_pipeline(module: ModuleOp, level: int) -> None:
-    text = export_module(module)
-    llvm_module = parse_verified(text)
-    optimize(llvm_module, level)
+    with verified(export_module(module)) as llvm_module:
+        optimize(llvm_module, level)
+        text = str(llvm_module)
     try:
-        optimized = ModuleReader(str(llvm_module), "<llvm-opt output>").read()
+        optimized = ModuleReader(text, "<llvm-opt output>").read()
     except XenzymeError as e:
         e.notes = (*e.notes, f"LLVM's -O{level} pipeline produced this; try a lower level")
         raise
