@@ -263,6 +263,19 @@ double df(double *x, double y) {
         ("invalid __enzyme_autodiff call", "the shadow of argument 0 has type f64"),
     ),
     Case(
+        "struct_return",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+typedef struct { double a, b; } Pair;
+static Pair f(double x) { Pair p = {x * x, 3 * x}; return p; }
+double df(double x) {
+  return __enzyme_autodiff((void *)f, x);
+}
+""",
+        5,
+        ("invalid __enzyme_autodiff call", "@f returns !llvm.struct<(f64, f64)>", "note: return a single double"),
+    ),
+    Case(
         "unknown_marker",
         """\
 extern double __enzyme_autodiff(void *, ...);

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, Module
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from xenzyme.analysis.activity import carries_derivative
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -116,6 +117,7 @@ class Raiser:
         if not args:
             raise self.fail(call, "the first argument must be the function to differentiate")
         fn = self._function_of(call, args[0])
+        self._check_result_convention(call, fn)
         params = fn.function_type.inputs.data
         acts: list[str] = []
         primal_args: list[SSAValue] = []
@@ -164,6 +166,21 @@ class Raiser:
         if len(acts) != len(params):
             raise self.fail(call, f"too few arguments: @{fn.sym_name.data} takes {len(params)}, got {len(acts)}")
         return _Request(fn, primal_args, acts, sret)
+
+    def _check_result_convention(self, call: Operation, fn: xllvm.FuncOp) -> None:
+        """Reverse mode seeds a floating-point return with 1.0; a struct of floats returned by
+        value or through a hidden pointer has no such seed (Enzyme's C interface too)."""
+        name = fn.sym_name.data
+        hint = ["return a single double, or write the results to an output array passed with "
+                "enzyme_dup, whose shadow is the seed"]  # fmt: skip
+        if fn.arg_attrs is not None and fn.arg_attrs.data:
+            first = fn.arg_attrs.data[0]
+            if isinstance(first, DictionaryAttr) and "llvm.sret" in first.data:
+                raise self.fail(call, f"@{name} returns a struct through a hidden pointer, which reverse mode cannot seed", hint)
+        ret = fn.function_type.output
+        if not ad.is_float_like(ret) and carries_derivative(ret):
+            raise self.fail(call, f"@{name} returns {ret}, which holds floating-point values; "
+                                  "reverse mode seeds only a floating-point return", hint)  # fmt: skip
 
     def _function_of(self, call: Operation, v: SSAValue) -> xllvm.FuncOp:
         op = v.owner
