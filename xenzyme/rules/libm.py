@@ -151,12 +151,20 @@ def powi_rule(ctx: ReverseContext, op: Operation) -> None:
 
 
 def ldexp_rule(ctx: ReverseContext, op: Operation) -> None:
+    """x * 2^n (ldexp, scalbn, scalbln, llvm.ldexp): the adjoint is scaled the same way, by
+    the same function applied to the adjoint."""
     x, n = op.operands[0], op.operands[1]
     d = ctx.adjoint(op.results[0])
     if d is None or not ctx.active(x):
         return
-    op_cls = type(op)
-    ctx.accumulate(x, ctx.e.insert(op_cls.create(operands=[d, ctx.get(n)], result_types=[d.type], properties={"fastmathFlags": xllvm.FastMathAttr(None)})))
+    scaled = op.clone_without_regions({x: d, n: ctx.get(n)})
+    ctx.accumulate(x, ctx.e.insert(scaled))
+
+
+SCALE_BY_POWER_OF_TWO = {
+    f"{base}{suffix}" for base in ("ldexp", "scalbn", "scalbln") for suffix in ("", "f", "l")
+}
+"""libm functions computing x * 2^n exactly."""
 
 
 def _int_attr(v: int, t):

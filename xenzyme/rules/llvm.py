@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import ReverseContext, ReverseRule
-from xenzyme.rules.libm import apply_math_rule, ldexp_rule, math_base_name, powi_rule
+from xenzyme.rules.libm import SCALE_BY_POWER_OF_TWO, apply_math_rule, ldexp_rule, math_base_name, powi_rule
 
 
 def _fadd(ctx: ReverseContext, op: Operation) -> None:
@@ -354,6 +354,8 @@ def rule_for(op: Operation) -> ReverseRule | None:
         base = math_base_name(op.intrin.data)
         return _call_math_rule(base) if base is not None else None
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
+        if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
+            return ldexp_rule
         base = math_base_name(op.callee.string_value())
         if base is not None and len(op.args) == MATH_ARITY.get(base, -1):
             return _call_math_rule(base)

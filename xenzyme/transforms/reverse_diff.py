@@ -657,8 +657,8 @@ class ReverseBuilder:
             name = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
             if name in INACTIVE_FUNCTIONS:
                 return
-            if _pure_call(op) or (name is not None and math_base_name(name) is not None):
-                return
+            if _pure_call(op) or rule_for(op) is not None:
+                return  # a call with a derivative rule does nothing but compute its result
             if isinstance(op, xllvm.CallIntrinsicOp) and store_destinations(op) == []:
                 return  # an intrinsic that writes no memory (llvm.is.fpclass, ...)
             if any(o in info.shadowed or o in info.varied for o in op.operands):
