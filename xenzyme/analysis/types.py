@@ -3,8 +3,13 @@
 LLVM IR after optimisation has untyped pointers, so when memory is copied or cleared wholesale
 (memcpy, memmove, memset) the differentiation passes need to know whether the bytes are
 floating-point numbers (their adjoints move), pointers (their shadows are copied) or integers
-(nothing to do).  The answer comes from the objects behind the pointer (alloca and global
-types) and from every load and store that touches the same objects.
+(nothing to do); and when bytes are loaded or stored as integers, whether they are really
+floats.  Two levels of answer:
+
+* per object (`memory_contents`): the types of the allocas and globals behind the pointer and
+  of every load and store that touches the same objects;
+* per byte offset (`Views`): the scalar at each offset behind a pointer, repeating with the
+  element size of the array it points into (see the section below).
 """
 
 from __future__ import annotations
@@ -96,9 +101,6 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
 # through them.  Sizes and alignments are those of the x86-64 and AArch64 ABIs (the layout clang
 # gives C types on 64-bit hosts).
 
-_SCALAR_BYTES = {8: 1, 16: 2, 32: 4, 64: 8, 128: 16}
-
-
 def size_align(t: Attribute) -> tuple[int, int] | None:
     """(allocation size, ABI alignment) of `t` in bytes; None for types without a size."""
     if isinstance(t, IntegerType):
@@ -125,15 +127,15 @@ def size_align(t: Attribute) -> tuple[int, int] | None:
         inner = size_align(t.type)
         return None if inner is None else (inner[0] * t.size.data, inner[1])
     if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
-        offsets = field_offsets(t)
-        return None if offsets is None else offsets[-1]
+        layout = struct_layout(t)
+        return None if layout is None else (layout[1], layout[2])
     return None
 
 
-def field_offsets(t: Attribute) -> list[int] | tuple[int, int] | None:
-    """Offsets of a struct's fields, followed by the struct's (size, alignment)."""
+def struct_layout(t: Attribute) -> tuple[list[int], int, int] | None:
+    """(field offsets, size, alignment) of a struct: C layout, or no padding when packed."""
     packed = isinstance(t, ext.LLVMPackedStructType)
-    offsets: list = []
+    offsets: list[int] = []
     pos, align = 0, 1
     for m in t.types.data:  # type: ignore[attr-defined]
         sa = size_align(m)
@@ -146,9 +148,7 @@ def field_offsets(t: Attribute) -> list[int] | tuple[int, int] | None:
         offsets.append(pos)
         pos += size
         align = max(align, a)
-    pos = (pos + align - 1) // align * align
-    offsets.append((pos, align))
-    return offsets
+    return offsets, (pos + align - 1) // align * align, align
 
 
 def scalar_fields(t: Attribute, base: int = 0) -> list[tuple[int, Attribute]] | None:
@@ -164,11 +164,11 @@ def scalar_fields(t: Attribute, base: int = 0) -> list[tuple[int, Attribute]] | 
             return None
         return [(base + i * sa[0] + o, s) for i in range(n) for o, s in inner]
     if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
-        offsets = field_offsets(t)
-        if offsets is None:
+        layout = struct_layout(t)
+        if layout is None:
             return None
         out: list[tuple[int, Attribute]] = []
-        for off, m in zip(offsets[:-1], t.types.data, strict=True):
+        for off, m in zip(layout[0], t.types.data, strict=True):
             inner = scalar_fields(m, base + off)
             if inner is None:
                 return None
@@ -361,10 +361,10 @@ def _descend(t: Attribute, inner: Sequence[int | SSAValue]) -> View | None:
     off = 0
     for i in inner:
         if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
-            offsets = field_offsets(t)
-            if offsets is None or not isinstance(i, int):
+            layout = struct_layout(t)
+            if layout is None or not isinstance(i, int):
                 return None
-            off += offsets[i]
+            off += layout[0][i]
             t = t.types.data[i]
         elif isinstance(t, ext.LLVMArrayType | VectorType):
             elem = t.type if isinstance(t, ext.LLVMArrayType) else t.element_type

@@ -702,16 +702,13 @@ class ReverseBuilder:
         dst, src, n = op.operands[0], op.operands[1], op.operands[2]
         e = self.e
         view = self._copy_view(op)
-        if view is None:
-            kind, _ = self._contents(dst)
-            plan = CopyPlan((), 1, 0) if kind == POINTER else None
-        else:
-            plan = CopyPlan.of(view, COPY)
-        if plan is None:
-            return
-        if view is None or plan.dense:
+        plan = CopyPlan.of(view, COPY) if view is not None else None
+        if plan is not None and plan.dense or view is None and self._contents(dst)[0] == POINTER:
+            # Nothing but pointers: the shadows are copied like the pointers.
             e.insert(type(op).create(operands=[self.fwd_shadow(dst), self.fwd_shadow(src), self.fwd[n]],
                                      properties=dict(op.properties)))  # fmt: skip
+            return
+        if plan is None:
             return
         helper = copy_helper(self.module, COPY, plan, isinstance(op, ext.MemmoveOp))
         e.insert(_call(helper, [self.fwd_shadow(src), self.fwd_shadow(dst), self._i64(self.fwd[n])], None))
@@ -730,18 +727,19 @@ class ReverseBuilder:
             e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
             return
         src = op.operands[1]
-        active_src = src in self.info.shadowed
-        plan = self._float_copy_plan(op, ADJOINT if active_src else ZERO)
+        # From active memory the adjoints move back to the source; from inactive memory (a
+        # constant table) they just end.
+        action = ADJOINT if src in self.info.shadowed else ZERO
+        plan = self._float_copy_plan(op, action)
         if plan is None:
             return
-        if not active_src and plan.dense:
+        if action == ZERO and plan.dense:
             zero8 = e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8))
             e.insert(ext.MemsetOp([self.shadow(dst), zero8, n]))
             return
-        action = ADJOINT if active_src else ZERO
         helper = copy_helper(self.module, action, plan, isinstance(op, ext.MemmoveOp))
-        s = self.shadow(src) if active_src else self.shadow(dst)
-        e.insert(_call(helper, [s, self.shadow(dst), self._i64(n)], None))
+        from_shadow = self.shadow(src) if action == ADJOINT else self.shadow(dst)
+        e.insert(_call(helper, [from_shadow, self.shadow(dst), self._i64(n)], None))
 
     def _float_copy_plan(self, op: Operation, action: str) -> CopyPlan | None:
         """The floats a copy moves, from the bytes' view, else from what the objects hold."""
