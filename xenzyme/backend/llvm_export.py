@@ -13,6 +13,7 @@ ops are printed as calls with mangled names, and their declarations are added.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import re
 import struct
@@ -65,8 +66,21 @@ def _escape(s: str) -> str:
     return "".join(out)
 
 
+_NUMBERED_GLOBALS: contextvars.ContextVar[bool] = contextvars.ContextVar("numbered", default=False)
+"""While a module whose all-digit global names run 0, 1, ... is printed: print them as `@N`."""
+
+
 def global_name(name: str) -> str:
-    return "@" + name if _PLAIN_NAME.match(name) else f'@"{_escape(name)}"'
+    """`@name`, quoted when needed; `@N` for LLVM's numbered (unnamed) globals.
+
+    LLVM numbers unnamed globals in order of definition, so `@3` is only valid as the fourth
+    of them; a module whose numbered names have gaps prints them quoted (`@"3"`, a name).
+    """
+    if _PLAIN_NAME.match(name):
+        return "@" + name
+    if name.isdigit() and _NUMBERED_GLOBALS.get():
+        return "@" + name
+    return f'@"{_escape(name)}"'
 
 
 def local_name(name: str) -> str:
@@ -348,7 +362,19 @@ def export_module(module: ModuleOp) -> str:
     from xenzyme.frontend.llvm_import import paused_gc
 
     with paused_gc():
-        return ModuleWriter(module).write()
+        token = _NUMBERED_GLOBALS.set(_numbering_is_dense(module))
+        try:
+            return ModuleWriter(module).write()
+        finally:
+            _NUMBERED_GLOBALS.reset(token)
+
+
+def _numbering_is_dense(module: ModuleOp) -> bool:
+    """Whether the all-digit symbols, in the order they are printed, are exactly 0, 1, 2, ..."""
+    first = [op for op in module.ops if isinstance(op, xllvm.GlobalOp | ext.AliasOp)]
+    then = [op for op in module.ops if isinstance(op, xllvm.FuncOp)]
+    numbered = [op.sym_name.data for op in (*first, *then) if op.sym_name.data.isdigit()]
+    return numbered == [str(i) for i in range(len(numbered))]
 
 
 class ModuleWriter:

@@ -19,6 +19,8 @@ Conventions shared by the importer, the exporter and the passes:
   (`#llvm.md<tbaa = 5, llvm.loop = 9>`); the numbered nodes themselves are kept verbatim in the
   module attribute `llvm.metadata`.  `!dbg` locations are the op's xDSL location,
   `loc("!15"("file.c":3:5))`: the name is the node, the file/line/column are for diagnostics.
+  A phi's `!dbg` is the location of the block argument it became.  (Phi fast-math flags have no
+  place on a block argument and are not kept; dropping them only forgoes optimisations.)
 * Call-site and parameter attributes are dictionaries in the discardable attributes `arg_attrs`
   and `res_attrs` (one dictionary per argument, keys `llvm.<kind>`), call-site function
   attributes in `fn_attrs` (the same shape as `llvm.func`'s `passthrough`).

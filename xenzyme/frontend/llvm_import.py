@@ -1452,7 +1452,9 @@ class _ConstBuilder:
             cur.expect(")")
             props = {"overflowFlags": _int_attr(flags, i32)} if tok != "xor" else {}
             return self._emit(_create(_INT_BINOPS[tok], operands=[a, b], result_types=[at], properties=props))
-        if tok in ("blockaddress", "dso_local_equivalent", "no_cfi", "ptrauth"):
+        if tok == "blockaddress":
+            raise _Unsupported("constant 'blockaddress' (a label's address: computed goto) is not supported")
+        if tok in ("dso_local_equivalent", "no_cfi", "ptrauth"):
             raise _Unsupported(f"constant '{tok}' is not supported")
         if tok == "none":
             raise _Unsupported("token constant 'none' is not supported")
