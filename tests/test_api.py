@@ -237,6 +237,5 @@ def test_to_object_writes_an_elf_file(tmp_path: Path) -> None:
     data = xz.to_object(xz.load(LL), tmp_path / "cube.o")
     assert data[:4] == b"\x7fELF"
     assert (tmp_path / "cube.o").read_bytes() == data
-    llb.initialize_native_target()
-    symbols = data.count(b"cube")
-    assert symbols >= 1
+    assert data[4] == 2  # 64-bit
+    assert b"cube" in data  # the symbol table names the function
