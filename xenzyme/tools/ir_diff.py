@@ -6,7 +6,8 @@ spelling that carries no meaning -- local value and block names, the numbering o
 groups, and where intrinsic declarations sit -- so both modules are parsed by LLVM, printed in
 its canonical form, and normalised:
 
-* local values and labels are renamed by order of definition in each function;
+* local values and labels are renamed by order of definition in each function (the entry
+  block's label, printed only when it has a name, is left out);
 * `#N` attribute-group references are replaced by the group's contents;
 * constant GEP indices are compared by value (`i32 0` and `i64 0` index alike), and a phi's
   inputs as a set, without fast-math flags (block arguments have no place for them);
@@ -116,6 +117,7 @@ def _normalize_function(lines: list[list[str]], type_names: set[str]) -> list[st
             unnamed += t[1:].isdigit()
     if len(lines) > 1 and not _is_label(lines[1]):
         define(f"%{unnamed}")  # the unlabelled entry block takes the next number
+    entry_label = 1 if len(lines) > 1 and _is_label(lines[1]) else None
     for toks in lines[1:]:
         if _is_label(toks):
             define("%" + toks[0][:-1])
@@ -123,6 +125,8 @@ def _normalize_function(lines: list[list[str]], type_names: set[str]) -> list[st
             define(toks[0])
     out = []
     for i, toks in enumerate(lines):
+        if i == entry_label:
+            continue  # whether the entry block has a name is not a difference
         if i > 0 and _is_label(toks):
             out.append(names.get("%" + toks[0][:-1], toks[0]) + ":")
             continue
