@@ -12,6 +12,14 @@ The mapping follows MLIR's LLVM importer: phis become block arguments, constants
 expressions as the instructions they stand for), global initializers are a `value` attribute when
 they are a scalar, a string or an array of numbers, and a region computing the value otherwise.
 See `xenzyme.dialects.llvm_ext` for where flags, attributes and metadata are kept.
+
+Two choices keep values exact where xDSL cannot hold or print them: x86_fp80 and fp128 constants
+are `llvm.bitcast`s of their bits (`i80`, `i128`), and float vectors and arrays whose elements
+xDSL's dense attributes would mangle in text are built element by element (insertelement /
+insertvalue).  The exporter prints all of these back as the literals they were.
+
+Unsupported constructs (blockaddress, callbr, Windows EH pads, ifunc, ...) are `XenzymeError`s
+at the user's line and column: see `_SourceMapper` for how canonical lines are mapped back.
 """
 
 from __future__ import annotations
