@@ -22,8 +22,8 @@ demo: setup
 	$(PYTHON) examples/demo.py
 
 test: setup
-	lit -q --order=smart tests/filecheck
-	$(PYTHON) -m pytest -q -n auto tests
+	lit -s --order=smart tests/filecheck
+	$(PYTHON) -m pytest -n auto tests
 
 lit: setup
 	lit -v --order=smart tests/filecheck
