@@ -264,7 +264,7 @@ def gradient(
     args = list(entry.args[1:] if rtype is not None else entry.args)
     req = b.insert(ad.AutodiffOp(function, args, acts, ret_act, rtype))
     if rtype is not None:
-        b.insert(xllvm.StoreOp(req.res, entry.args[0]))
+        b.insert(ext.StoreOp(req.res, entry.args[0]))
     b.insert(xllvm.ReturnOp())
     name = f"__xenzyme_gradient_{function}"
     wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(wrapper_params, ext.LLVMVoidType()),

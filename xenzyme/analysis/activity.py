@@ -120,7 +120,7 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
 
 
 def _written_pointer(op: Operation) -> SSAValue:
-    return op.ptr if isinstance(op, xllvm.StoreOp) else op.operands[0]
+    return op.ptr if isinstance(op, ext.StoreOp) else op.operands[0]
 
 
 def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set[str]) -> bool:
@@ -138,7 +138,7 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     if isinstance(op, xllvm.LoadOp):
         s = op.ptr in shadowed
         return _mark(info, op.dereferenced_value, s, s)
-    if isinstance(op, xllvm.StoreOp):
+    if isinstance(op, ext.StoreOp):
         v, p = op.value, op.ptr
         if v not in varied and v not in shadowed:
             return False
@@ -196,7 +196,7 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
         for op in b.ops:
             if isinstance(op, xllvm.ReturnOp) and op.arg is not None and ret_activity == "active":
                 add(op.arg)
-            elif isinstance(op, xllvm.StoreOp) and op.ptr in info.shadowed:
+            elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
                 add(op.value)
             elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and any(o in info.shadowed for o in op.operands):
                 for o in op.operands:
@@ -257,7 +257,7 @@ def _tainted_results(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) 
         src = op.operands[0]
         if src in info.varied and not carries_derivative(op.results[0].type) and not is_pointer_like(op.results[0].type):
             return [op.results[0]]
-    if isinstance(op, ext.ICmpOp | xllvm.StoreOp) or not any(o in tainted for o in op.operands):
+    if isinstance(op, ext.ICmpOp | ext.StoreOp) or not any(o in tainted for o in op.operands):
         return []
     return [r for r in op.results if not carries_derivative(r.type) and not is_pointer_like(r.type)]
 
@@ -265,6 +265,6 @@ def _tainted_results(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) 
 def _is_sink(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> bool:
     if isinstance(op, _BACK_TO_FLOAT):
         return op.operands[0] in tainted and carries_derivative(op.results[0].type)
-    if isinstance(op, xllvm.StoreOp):
+    if isinstance(op, ext.StoreOp):
         return op.value in tainted and op.ptr in info.shadowed
     return False

@@ -141,7 +141,7 @@ def _slot_stores(alloca: SSAValue) -> list[SSAValue] | None:
                 if isinstance(op, _ADDRESS_OPS):
                     work.append(op.results[0])
                 continue
-            if isinstance(op, xllvm.StoreOp) and use.index == 1:
+            if isinstance(op, ext.StoreOp) and use.index == 1:
                 values.append(op.value)
                 continue
             if op.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
@@ -152,7 +152,7 @@ def _slot_stores(alloca: SSAValue) -> list[SSAValue] | None:
 
 def store_destinations(op: Operation) -> list[SSAValue] | None:
     """Pointers an op writes through; None when it may write anything."""
-    if isinstance(op, xllvm.StoreOp):
+    if isinstance(op, ext.StoreOp):
         return [op.ptr]
     if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | ext.MemsetOp):
         return [op.args[0]]

@@ -67,7 +67,7 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
         for op in b.ops:
             if isinstance(op, xllvm.LoadOp):
                 p, t = op.ptr, op.dereferenced_value.type
-            elif isinstance(op, xllvm.StoreOp):
+            elif isinstance(op, ext.StoreOp):
                 p, t = op.ptr, op.value.type
             else:
                 continue
@@ -396,7 +396,7 @@ def _view_from_accesses(root: SSAValue) -> View | None:
                     work.append((op.result, off + idx[0]))
             elif isinstance(op, xllvm.LoadOp) and op.ptr is p:
                 _record(fields, off, op.dereferenced_value.type)
-            elif isinstance(op, xllvm.StoreOp) and op.ptr is p:
+            elif isinstance(op, ext.StoreOp) and op.ptr is p:
                 _record(fields, off, op.value.type)
     if not fields or any(t is None for t in fields.values()):
         return None

@@ -1263,7 +1263,7 @@ class FunctionWriter:
             text += f", align {align.value.data}"  # type: ignore[attr-defined]
         self._emit(op, text)
 
-    def _store(self, op: xllvm.StoreOp) -> None:
+    def _store(self, op: ext.StoreOp) -> None:
         props = op.properties
         ordering = props.get("ordering")
         atomic, order = self._atomic(op, ordering.value.data if ordering is not None else 0)  # type: ignore[attr-defined]
@@ -1519,7 +1519,7 @@ _OP_WRITERS: dict[type, Callable[[FunctionWriter, Operation], None]] = {
     ext.SelectOp: FunctionWriter._select,
     xllvm.AllocaOp: FunctionWriter._alloca,
     xllvm.LoadOp: FunctionWriter._load,
-    xllvm.StoreOp: FunctionWriter._store,
+    ext.StoreOp: FunctionWriter._store,
     ext.GEPOp: FunctionWriter._gep,
     xllvm.ExtractValueOp: FunctionWriter._extractvalue,
     xllvm.InsertValueOp: FunctionWriter._insertvalue,

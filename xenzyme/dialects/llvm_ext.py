@@ -7,9 +7,10 @@ types LLVM has and xDSL lacks (packed and opaque structs, metadata, token), and 
 metadata attachments (TBAA, loop metadata, ...).
 
 Four xDSL ops have type constraints that reject valid LLVM IR -- `icmp` on pointers, `fcmp` on
-vectors, `select` with a vector condition, `getelementptr` with vector indices -- and two drop
-flags when printed (`fcmp` fast-math, `getelementptr` nusw/nuw).  They are redefined here under
-the same names with the same properties, and registered in place of xDSL's.
+vectors, `select` with a vector condition, `getelementptr` with vector indices -- and three lose
+information when printed (`fcmp` fast-math, `getelementptr` nusw/nuw, `store` its atomic
+ordering).  They are redefined here under the same names with the same properties, and
+registered in place of xDSL's; passes match them as `llvm_ext.ICmpOp`, `llvm_ext.StoreOp`, ...
 
 Everything is registered as one dialect, `LLVM`, under the name `llvm`.
 
@@ -510,60 +511,87 @@ class SelectOp(IRDLOperation):
             raise VerifyException("a vector select condition needs values of the same length")
 
 
-def _print_store(self: xllvm.StoreOp, printer: Printer) -> None:
-    printer.print_string(" ")
-    if self.volatile_ is not None:
-        printer.print_string("volatile ")
-    printer.print_ssa_value(self.value)
-    printer.print_string(", ")
-    printer.print_ssa_value(self.ptr)
-    ordering = self.ordering.value.data if self.ordering is not None else 0
-    if ordering:
-        printer.print_string(f" atomic {xllvm.ATOMIC_ORDERING_KEYWORDS[ordering]}")
-    attrs = dict(self.attributes)
-    if self.alignment is not None:
-        attrs["alignment"] = self.alignment
-    if self.nontemporal is not None:
-        attrs["nontemporal"] = self.nontemporal
-    printer.print_op_attributes(attrs)
-    printer.print_string(" : ")
-    printer.print_attribute(self.value.type)
-    printer.print_string(", ")
-    printer.print_attribute(self.ptr.type)
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """`store`, with its atomic ordering in the custom syntax (xDSL's leaves it out).
 
+    `llvm.store volatile %v, %p atomic release {alignment = 4 : i64} : i32, !llvm.ptr`
+    """
 
-def _parse_store(cls: type[xllvm.StoreOp], parser: Parser) -> xllvm.StoreOp:
-    volatile = parser.parse_optional_keyword("volatile") is not None
-    value = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    ptr = parser.parse_unresolved_operand()
-    ordering = 0
-    if parser.parse_optional_keyword("atomic") is not None:
-        ordering = ORDERING_TO_INT[_parse_keyword_of(parser, ATOMIC_ORDERINGS, "an atomic ordering")]
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    value_type = parser.parse_type()
-    parser.parse_punctuation(",")
-    ptr_type = parser.parse_type()
-    alignment = attrs.pop("alignment", None)
-    op = cls(
-        parser.resolve_operand(value, value_type),
-        parser.resolve_operand(ptr, ptr_type),
-        alignment=alignment.value.data if isinstance(alignment, IntegerAttr) else None,
-        ordering=ordering,
-        volatile=volatile,
-        nontemporal=attrs.pop("nontemporal", None) is not None,
-    )
-    op.attributes |= attrs
-    return op
+    name = "llvm.store"
 
+    value = operand_def()
+    ptr = operand_def(LLVMPointerType)
+    alignment = opt_prop_def(IntegerAttr[IntegerType])
+    ordering = opt_prop_def(IntegerAttr[IntegerType])
+    volatile_ = opt_prop_def(UnitAttr)
+    nontemporal = opt_prop_def(UnitAttr)
 
-# xDSL's `llvm.store` leaves its atomic ordering out of the custom syntax, so a store printed
-# and parsed again is no longer atomic.  The op class stays xDSL's (passes test
-# `isinstance(op, xllvm.StoreOp)`); only its syntax gains `atomic <ordering>`, as `llvm.load`
-# has: `llvm.store %v, %p atomic release {alignment = 4 : i64} : i32, !llvm.ptr`.
-xllvm.StoreOp.print = _print_store  # type: ignore[method-assign]
-xllvm.StoreOp.parse = classmethod(_parse_store)  # type: ignore[method-assign, assignment]
+    def __init__(
+        self,
+        value: SSAValue | Operation,
+        ptr: SSAValue | Operation,
+        alignment: int | None = None,
+        ordering: int = 0,
+        volatile: bool = False,
+        nontemporal: bool = False,
+    ):
+        super().__init__(
+            operands=[value, ptr],
+            properties={
+                "ordering": IntegerAttr(ordering, i64),
+                "alignment": IntegerAttr(alignment, i64) if alignment is not None else None,
+                "volatile_": UnitAttr() if volatile else None,
+                "nontemporal": UnitAttr() if nontemporal else None,
+            },
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.volatile_ is not None:
+            printer.print_string("volatile ")
+        printer.print_ssa_value(self.value)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.ptr)
+        ordering = self.ordering.value.data if self.ordering is not None else 0
+        if ordering:
+            printer.print_string(f" atomic {xllvm.ATOMIC_ORDERING_KEYWORDS[ordering]}")
+        attrs = dict(self.attributes)
+        if self.alignment is not None:
+            attrs["alignment"] = self.alignment
+        if self.nontemporal is not None:
+            attrs["nontemporal"] = self.nontemporal
+        printer.print_op_attributes(attrs)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.ptr.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        volatile = parser.parse_optional_keyword("volatile") is not None
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        ptr = parser.parse_unresolved_operand()
+        ordering = 0
+        if parser.parse_optional_keyword("atomic") is not None:
+            ordering = ORDERING_TO_INT[_parse_keyword_of(parser, ATOMIC_ORDERINGS, "an atomic ordering")]
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        ptr_type = parser.parse_type()
+        alignment = attrs.pop("alignment", None)
+        op = cls(
+            parser.resolve_operand(value, value_type),
+            parser.resolve_operand(ptr, ptr_type),
+            alignment=alignment.value.data if isinstance(alignment, IntegerAttr) else None,
+            ordering=ordering,
+            volatile=volatile,
+            nontemporal=attrs.pop("nontemporal", None) is not None,
+        )
+        op.attributes |= attrs
+        return op
 
 
 GEP_USE_SSA_VAL = xllvm.GEP_USE_SSA_VAL
@@ -1668,10 +1696,10 @@ for _n in ("fmax", "fmin", "fmaximum", "fminimum", "add", "mul", "and", "or", "x
 # The dialect
 # ---------------------------------------------------------------------------------------------
 
-_REPLACED = {"llvm.icmp", "llvm.fcmp", "llvm.select", "llvm.getelementptr"}
+_REPLACED = {"llvm.icmp", "llvm.fcmp", "llvm.select", "llvm.getelementptr", "llvm.store"}
 
 NEW_OPS: list[type[IRDLOperation]] = [
-    ICmpOp, FCmpOp, SelectOp, GEPOp,
+    ICmpOp, FCmpOp, SelectOp, GEPOp, StoreOp,
     SwitchOp, InvokeOp, LandingPadOp, ResumeOp,
     FPToSIOp, FPToUIOp, UIToFPOp, AddrSpaceCastOp,
     ExtractElementOp, FreezeOp, PoisonOp, MetadataOp, VAArgOp,

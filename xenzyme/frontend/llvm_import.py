@@ -2308,7 +2308,7 @@ class FunctionReader:
             cur.next()
             cur.next()
             props["alignment"] = _int_attr(int(cur.next()), i64)
-        return _create(xllvm.StoreOp, operands=[v, p], properties=props, attributes=attrs)
+        return _create(ext.StoreOp, operands=[v, p], properties=props, attributes=attrs)
 
     def _gep(self, cur: _Cursor, opcode: str) -> Operation:
         inbounds, flags, inrange = _gep_flags(cur)

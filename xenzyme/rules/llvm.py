@@ -272,16 +272,16 @@ def _load(ctx: ReverseContext, op: Operation) -> None:
 
 def _store(ctx: ReverseContext, op: Operation) -> None:
     """The stored-to location's adjoint flows to the stored value; the location is then zero."""
-    assert isinstance(op, xllvm.StoreOp)
+    assert isinstance(op, ext.StoreOp)
     v = op.value
     e = ctx.e
     sp = ctx.shadow(op.ptr)
     if ctx.active(v):
         dv = e.insert(xllvm.LoadOp(sp, v.type, alignment=_align(op)))
-        e.insert(xllvm.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
+        e.insert(ext.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
         ctx.accumulate(v, dv)
     else:
-        e.insert(xllvm.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
+        e.insert(ext.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
 
 
 def _align(op: Operation) -> int | None:
@@ -309,7 +309,7 @@ RULES: dict[type[Operation], ReverseRule] = {
     xllvm.VectorReduceFAddOp: _reduce_fadd,
     xllvm.VectorReduceFMulOp: _reduce_fmul,
     xllvm.LoadOp: _load,
-    xllvm.StoreOp: _store,
+    ext.StoreOp: _store,
 }
 """Rules for instructions, by op class."""
 

@@ -173,14 +173,14 @@ class _HelperBuilder:
         ps = e.insert(ext.GEPOp(self.src, [ext.GEP_USE_SSA_VAL], i8, [pos]))
         pd = e.insert(ext.GEPOp(self.dst, [ext.GEP_USE_SSA_VAL], i8, [pos]))
         if self.action == COPY:
-            e.insert(xllvm.StoreOp(e.insert(xllvm.LoadOp(ps, t)), pd))
+            e.insert(ext.StoreOp(e.insert(xllvm.LoadOp(ps, t)), pd))
             return
         if self.action == ADJOINT:
             d = e.insert(xllvm.LoadOp(pd, t))
-            e.insert(xllvm.StoreOp(e.zero(t), pd))
+            e.insert(ext.StoreOp(e.zero(t), pd))
             e.insert(ad.AccumulateOp(ps, d))
             return
-        e.insert(xllvm.StoreOp(e.zero(t), pd))
+        e.insert(ext.StoreOp(e.zero(t), pd))
 
 
 def _const(e: Emitter, v: int) -> SSAValue:

@@ -99,15 +99,15 @@ class Lowering:
         cap = slot(i64, "cache.cap")
         zero = b.insert(_const(0)).results[0]
         null = b.insert(xllvm.ZeroOp.create(result_types=[_PTR])).results[0]
-        b.insert(xllvm.StoreOp(null, data))
-        b.insert(xllvm.StoreOp(zero, size))
-        b.insert(xllvm.StoreOp(zero, cap))
+        b.insert(ext.StoreOp(null, data))
+        b.insert(ext.StoreOp(zero, size))
+        b.insert(ext.StoreOp(zero, cap))
         return _Stack(data, size, cap, elem)
 
     def _push(self, op: ad.CachePushOp, stack: _Stack | SSAValue) -> None:
         if not isinstance(stack, _Stack):
             b = Builder(InsertPoint.before(op))
-            b.insert(xllvm.StoreOp(op.value, stack))
+            b.insert(ext.StoreOp(op.value, stack))
             _erase(op)
             return
         block = op.parent_block()
@@ -129,16 +129,16 @@ class Lowering:
         old = e.insert(xllvm.LoadOp(stack.data, _PTR))
         ensure_declaration(self.module, "realloc", ext.LLVMFunctionType([_PTR, i64], _PTR))
         new = e.insert(_call("realloc", [old, nbytes], _PTR))
-        e.insert(xllvm.StoreOp(new, stack.data))
-        e.insert(xllvm.StoreOp(newcap, stack.cap))
+        e.insert(ext.StoreOp(new, stack.data))
+        e.insert(ext.StoreOp(newcap, stack.cap))
         b.insert(xllvm.BrOp(cont))
         b = Builder(InsertPoint.before(op))
         e = Emitter(b, self.module)
         data = e.insert(xllvm.LoadOp(stack.data, _PTR))
         size2 = e.insert(xllvm.LoadOp(stack.size, i64))
         slot = e.insert(ext.GEPOp(data, [ext.GEP_USE_SSA_VAL], stack.elem, [size2]))
-        e.insert(xllvm.StoreOp(op.value, slot, alignment=_heap_alignment(stack.elem)))
-        e.insert(xllvm.StoreOp(e.insert(xllvm.AddOp(size2, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
+        e.insert(ext.StoreOp(op.value, slot, alignment=_heap_alignment(stack.elem)))
+        e.insert(ext.StoreOp(e.insert(xllvm.AddOp(size2, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
         _erase(op)
 
     def _peek(self, op: ad.CachePeekOp, stack: _Stack | SSAValue) -> None:
@@ -160,7 +160,7 @@ class Lowering:
             b = Builder(InsertPoint.before(op))
             e = Emitter(b, self.module)
             size = e.insert(xllvm.LoadOp(stack.size, i64))
-            e.insert(xllvm.StoreOp(e.insert(xllvm.SubOp(size, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
+            e.insert(ext.StoreOp(e.insert(xllvm.SubOp(size, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
         _erase(op)
 
     def _free_at_returns(self, fn: xllvm.FuncOp, stacks: list[_Stack]) -> None:
@@ -189,7 +189,7 @@ class Lowering:
         t = op.delta.type
         align = op.alignment.value.data if op.alignment is not None else None
         old = e.insert(xllvm.LoadOp(op.ptr, t, alignment=align))
-        e.insert(xllvm.StoreOp(_add(e, old, op.delta), op.ptr, alignment=align))
+        e.insert(ext.StoreOp(_add(e, old, op.delta), op.ptr, alignment=align))
         _erase(op)
 
 

@@ -223,7 +223,7 @@ class Raiser:
                                     ["declare __enzyme_autodiff as returning void, or mark an argument active"])  # fmt: skip
             return
         if sret is not None:
-            store = xllvm.StoreOp(op.res, sret)
+            store = ext.StoreOp(op.res, sret)
             block.insert_op_before(store, call)
             return
         if got is None:
@@ -236,7 +236,7 @@ class Raiser:
         slot = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": _larger(rtype, got)})
         entry = block.parent_region().blocks.first  # type: ignore[union-attr]
         entry.insert_ops_before([one, slot], entry.first_op)  # type: ignore[arg-type]
-        store = xllvm.StoreOp(op.res, slot.res)
+        store = ext.StoreOp(op.res, slot.res)
         load = xllvm.LoadOp(slot.res, got)
         block.insert_ops_before([store, load], call)
         call.returned.replace_all_uses_with(load.dereferenced_value)  # type: ignore[union-attr]

@@ -220,7 +220,7 @@ class ReverseBuilder:
 
     def _fail_unshadowed_store(self, op: Operation) -> NoReturn:
         """Active data written where no shadow can follow it: say what that memory is."""
-        ptr = op.operands[1] if isinstance(op, xllvm.StoreOp) else op.operands[0]
+        ptr = op.operands[1] if isinstance(op, ext.StoreOp) else op.operands[0]
         for root in pointer_roots(ptr, self.cfg):
             owner = root.owner
             if isinstance(owner, xllvm.CallOp) and owner.callee is not None:
@@ -369,8 +369,8 @@ class ReverseBuilder:
         """Shadow pointers for pointer results that need them, and shadow writes of pointers."""
         info = self.info
         e = self.e
-        if isinstance(op, xllvm.StoreOp) and op.ptr in info.shadowed and is_pointer_like(op.value.type):
-            e.insert(xllvm.StoreOp(self.fwd_shadow(op.value), self.fwd_shadow(op.ptr), alignment=_align(op)))
+        if isinstance(op, ext.StoreOp) and op.ptr in info.shadowed and is_pointer_like(op.value.type):
+            e.insert(ext.StoreOp(self.fwd_shadow(op.value), self.fwd_shadow(op.ptr), alignment=_align(op)))
             return
         if isinstance(op, ext.MemcpyOp | ext.MemmoveOp) and op.args[0] in info.shadowed:
             self._forward_copy_shadows(op)
@@ -464,7 +464,7 @@ class ReverseBuilder:
         if isinstance(term, xllvm.ReturnOp):
             # Returning from inside loops: the reverse sweep starts in their current iteration.
             for lp in self.cfg.loops_of(b):
-                builder.insert(xllvm.StoreOp(self.iv[lp], self._riv_slot(lp)))
+                builder.insert(ext.StoreOp(self.iv[lp], self._riv_slot(lp)))
             builder.insert(xllvm.BrOp(self._rblock(b)))
             return
         if isinstance(term, xllvm.UnreachableOp):
@@ -588,12 +588,12 @@ class ReverseBuilder:
                 lp = lp.parent  # type: ignore[assignment]
             slot = self._riv_slot(lp)
             riv = e.insert(xllvm.LoadOp(slot, i64))
-            e.insert(xllvm.StoreOp(e.insert(xllvm.SubOp(riv, i64_const(e, 1))), slot))  # type: ignore[arg-type]
+            e.insert(ext.StoreOp(e.insert(xllvm.SubOp(riv, i64_const(e, 1))), slot))  # type: ignore[arg-type]
         for lp in cfg.exited_loops(p, b):
             cache = self._limit_cache(lp).results[0]
             limit = e.insert(ad.CachePeekOp(cache))
             e.insert(ad.CachePopOp(cache))
-            e.insert(xllvm.StoreOp(limit, self._riv_slot(lp)))
+            e.insert(ext.StoreOp(limit, self._riv_slot(lp)))
         incoming = cfg.incoming(b, p)
         for v, d in zip(incoming, d_args, strict=True):
             if d is not None:
@@ -618,7 +618,7 @@ class ReverseBuilder:
         if op.name in _SKIPPED_IN_GRADIENT:
             return
         info = self.info
-        if isinstance(op, xllvm.StoreOp):
+        if isinstance(op, ext.StoreOp):
             if op.ptr in info.shadowed and carries_derivative(op.value.type):
                 rule_for(op)(self, op)  # type: ignore[misc]
             elif op.ptr in info.shadowed and _integer_like(op.value.type):
@@ -636,7 +636,7 @@ class ReverseBuilder:
             self._no_rule(op)
         rule(self, op)
 
-    def _reverse_integer_store(self, op: xllvm.StoreOp) -> None:
+    def _reverse_integer_store(self, op: ext.StoreOp) -> None:
         """An integer written over bytes that may have held a float: that float's adjoint ends
         here.  (Integer copies of bytes known to be floats were made float copies already.)"""
         kind, _ = integer_access(self.views.of(op.ptr), op.value.type)
@@ -648,7 +648,7 @@ class ReverseBuilder:
             self.fail(op, "cannot tell whether the bytes copied here (as an integer) hold floating-point data",
                       ["copy the fields one by one with their own types, or mark the memory enzyme_const"])  # fmt: skip
         e = self.e
-        e.insert(xllvm.StoreOp(e.zero(op.value.type), self.shadow(op.ptr), alignment=_align(op)))
+        e.insert(ext.StoreOp(e.zero(op.value.type), self.shadow(op.ptr), alignment=_align(op)))
 
     def _check_inactive(self, op: Operation) -> None:
         """Ops without active results must not hide derivatives (calls writing active memory)."""
@@ -775,7 +775,7 @@ class ReverseBuilder:
             if v.name_hint:
                 alloca.res.name_hint = f"d_{v.name_hint}"
             zero = zero_constant(v.type)
-            self.entry_ops += [one, alloca, zero, xllvm.StoreOp(zero.results[0], alloca.res)]
+            self.entry_ops += [one, alloca, zero, ext.StoreOp(zero.results[0], alloca.res)]
             self.slots[v] = slot = alloca.res
         return slot
 
@@ -785,7 +785,7 @@ class ReverseBuilder:
         slot = self._slot(v)
         e = self.e
         d = e.insert(xllvm.LoadOp(slot, v.type))
-        e.insert(xllvm.StoreOp(e.zero(v.type), slot))
+        e.insert(ext.StoreOp(e.zero(v.type), slot))
         return d
 
     def accumulate(self, v: SSAValue, delta: SSAValue) -> None:
@@ -1072,7 +1072,7 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute]) -> N
         for op in list(block.ops):
             if isinstance(op, xllvm.LoadOp):
                 _retype_load(op, views)
-            elif isinstance(op, xllvm.StoreOp):
+            elif isinstance(op, ext.StoreOp):
                 _retype_store(op, views)
 
 
@@ -1082,7 +1082,7 @@ def _float_bytes_type(ptr: SSAValue, t: Attribute, views: Views) -> Attribute | 
     return f if kind == FLOAT else None
 
 
-def _plain_access(op: xllvm.LoadOp | xllvm.StoreOp) -> bool:
+def _plain_access(op: xllvm.LoadOp | ext.StoreOp) -> bool:
     return op.ordering.value.data == 0 and "volatile_" not in op.attributes and "volatile_" not in op.properties
 
 
@@ -1106,7 +1106,7 @@ def _retype_load(op: xllvm.LoadOp, views: Views) -> None:
     op.erase()
 
 
-def _retype_store(op: xllvm.StoreOp, views: Views) -> None:
+def _retype_store(op: ext.StoreOp, views: Views) -> None:
     v = op.value
     f = _float_bytes_type(op.ptr, v.type, views) if _plain_access(op) else None
     if f is None:
@@ -1121,7 +1121,7 @@ def _retype_store(op: xllvm.StoreOp, views: Views) -> None:
         cast.location = op.location
         block.insert_op_before(cast, op)
         value = cast.result
-    store = xllvm.StoreOp.create(operands=[value, op.ptr], properties=dict(op.properties),
+    store = ext.StoreOp.create(operands=[value, op.ptr], properties=dict(op.properties),
                                  attributes=_retyped_attributes(op))  # fmt: skip
     store.location = op.location
     block.insert_op_before(store, op)
