@@ -21,7 +21,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from xenzyme.backend.llvm_export import export_module
-from xenzyme.backend.native import optimize, parse_verified, target_machine
+from xenzyme.backend.native import optimized_ir, parse_verified, target_machine
 from xenzyme.diagnostics import XenzymeError
 
 
@@ -172,11 +172,11 @@ class JITModule:
     def __init__(self, module: ModuleOp | str, opt_level: int = 2):
         _load_runtime_libraries()
         text = export_module(module) if isinstance(module, ModuleOp) else module
+        if opt_level > 0:
+            text = optimized_ir(text, opt_level, cpu="native")
         llvm_module = parse_verified(text, own_context=False)
         _check_symbols(llvm_module)
         tm = target_machine(cpu="native", opt=min(opt_level, 3), jit=True)
-        if opt_level > 0:
-            optimize(llvm_module, opt_level, tm)
         self._engine = _Engine(llvm_module, tm)
         self.llvm_module = llvm_module
         self.engine = self._engine.engine

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+import os
+import pickle
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import llvmlite.binding as llb
 
@@ -89,9 +92,92 @@ def check_llvm_ir(text: str, what: str = "generated LLVM IR") -> None:
 
 
 def object_code(text: str, cpu: str = "generic", opt: int = 2) -> bytes:
-    """A position-independent ELF object from LLVM IR text (see `emit_object`)."""
+    """A position-independent ELF object from LLVM IR text (see `emit_object`).
+
+    Code generation runs in a child process, like `optimized_ir`.
+    """
+    check_llvm_ir(text)
+    data = run_isolated(_object_code, text, cpu, opt)
+    if data is _CRASHED:
+        raise XenzymeError(
+            "LLVM's code generator crashed on this module (an assertion inside LLVM)",
+            notes=["try `-t 'obj{opt=0}'`, or report the input"],
+        )
+    return data
+
+
+def _object_code(text: str, cpu: str, opt: int) -> bytes:
     with verified(text) as module:
         return emit_object(module, cpu=cpu, opt=opt)
+
+
+def optimized_ir(text: str, level: int, cpu: str = "generic") -> str:
+    """LLVM IR `text` after LLVM's standard -O`level` pipeline.
+
+    llvmlite's LLVM is built with assertions, and LLVM has bugs that trip them (for instance
+    the loop vectoriser's check that its two cost models agree, on some AVX2 code): a failed
+    assertion aborts the process.  The pipeline therefore runs in a child process; when the
+    child dies, the pipeline is run again without the vectorisers, and only if that fails too is
+    it an error.
+    """
+    if level <= 0:
+        return text
+    check_llvm_ir(text)
+    for vectorize in (True, False):
+        result = run_isolated(_optimized_ir, text, level, cpu, vectorize)
+        if result is not _CRASHED:
+            return result
+    raise XenzymeError(
+        f"LLVM's -O{level} pipeline crashed on this module (an assertion inside LLVM)",
+        notes=["try a lower optimisation level, or report the input"],
+    )
+
+
+def _optimized_ir(text: str, level: int, cpu: str, vectorize: bool) -> str:
+    with verified(text) as module:
+        tm = target_machine(module.triple or None, cpu=cpu)
+        optimize(module, level, tm, vectorize=vectorize)
+        return str(module)
+
+
+_CRASHED = object()
+"""`run_isolated`'s result when the child process died."""
+
+
+def run_isolated(fn: Callable[..., Any], *args: Any) -> Any:
+    """`fn(*args)` in a forked child; its result, or `_CRASHED` if the child died.
+
+    Exceptions raised by `fn` are raised again here.  Without `fork` (not POSIX) the call runs
+    in this process.
+    """
+    if not hasattr(os, "fork"):
+        return fn(*args)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read_fd)
+        try:
+            payload = pickle.dumps((True, fn(*args)))
+        except BaseException as e:  # noqa: BLE001 -- everything goes back to the parent
+            try:
+                payload = pickle.dumps((False, e))
+            except Exception:  # noqa: BLE001
+                payload = pickle.dumps((False, XenzymeError(f"internal error: {type(e).__name__}: {e}")))
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(payload)
+        os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as inp:
+        data = inp.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or not data:
+        return _CRASHED
+    ok, value = pickle.loads(data)
+    if not ok:
+        raise value
+    return value
+
+
 
 
 def target_machine(
@@ -113,14 +199,19 @@ def target_machine(
     )
 
 
-def optimize(module: llb.ModuleRef, level: int, tm: llb.TargetMachine | None = None) -> None:
-    """Run LLVM's standard -O<level> pipeline (as clang does, vectorisers included)."""
+def optimize(
+    module: llb.ModuleRef, level: int, tm: llb.TargetMachine | None = None, vectorize: bool = True
+) -> None:
+    """Run LLVM's standard -O<level> pipeline in place (as clang does, vectorisers included).
+
+    This runs in the calling process: prefer `optimized_ir`, which survives LLVM's assertions.
+    """
     if level <= 0:
         return
     tm = tm or target_machine(module.triple or None)
     pto = llb.create_pipeline_tuning_options(speed_level=min(level, 3))
-    pto.loop_vectorization = level >= 2
-    pto.slp_vectorization = level >= 2
+    pto.loop_vectorization = vectorize and level >= 2
+    pto.slp_vectorization = vectorize and level >= 2
     pto.loop_unrolling = True
     pb = llb.create_pass_builder(tm, pto)
     pm = pb.getModulePassManager()

@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
 from xenzyme.backend.llvm_export import export_module
-from xenzyme.backend.native import optimize, verified
+from xenzyme.backend.native import optimized_ir
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.frontend.llvm_import import ModuleReader
 
@@ -58,9 +58,7 @@ def replace_module_body(target: ModuleOp, source: ModuleOp) -> None:
 
 
 def run_llvm_pipeline(module: ModuleOp, level: int) -> None:
-    with verified(export_module(module)) as llvm_module:
-        optimize(llvm_module, level)
-        text = str(llvm_module)
+    text = optimized_ir(export_module(module), level)
     try:
         optimized = ModuleReader(text, "<llvm-opt output>").read()
     except XenzymeError as e:
