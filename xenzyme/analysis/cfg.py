@@ -319,5 +319,79 @@ def _step_of(nxt: SSAValue, iv: SSAValue) -> tuple[tuple[int, ...], Attribute | 
     return None
 
 
+@dataclass
+class TripCount:
+    """How many times a loop's header runs, as `(limit - start) / step` (rounded up, >= 1).
+
+    An estimate computable on entry to the loop: exact for counted loops, an upper bound when
+    the loop may also leave early.  Used to size buffers, never for control flow.
+    """
+
+    iv: AffineIV
+    limit: SSAValue
+    compares_next: bool
+    """Whether the exit test compares `iv + step` (rotated loops) rather than `iv`."""
+    inclusive: bool
+    """`<=`-style tests run one more iteration."""
+    unsigned: bool
+    """The test compares unsigned values (widen with zero extension)."""
+
+
+_CONTINUE_WHILE = {"ne", "slt", "ult", "sle", "ule", "sgt", "ugt", "sge", "uge"}
+_NEGATED = {
+    "eq": "ne", "ne": "eq", "slt": "sge", "sge": "slt", "sle": "sgt", "sgt": "sle",
+    "ult": "uge", "uge": "ult", "ule": "ugt", "ugt": "ule",
+}  # fmt: skip
+_SWAPPED = {
+    "eq": "eq", "ne": "ne", "slt": "sgt", "sgt": "slt", "sle": "sge", "sge": "sle",
+    "ult": "ugt", "ugt": "ult", "ule": "uge", "uge": "ule",
+}  # fmt: skip
+
+
+def trip_count(cfg: CFG, loop: Loop) -> TripCount | None:
+    """Recognise an exit test `iv (+ step) <pred> limit` with `limit` invariant in the loop."""
+    for src, dst in loop.exits:
+        term = src.last_op
+        if not isinstance(term, xllvm.CondBrOp):
+            continue
+        cond = term.cond.owner
+        if not isinstance(cond, ext.ICmpOp):
+            continue
+        exit_on_true = term.then_block is dst
+        pred = cond.predicate_name
+        a, b = cond.lhs, cond.rhs
+        for x, limit, p in ((a, b, pred), (b, a, _SWAPPED[pred])):
+            if not is_invariant(cfg, limit, loop) or isinstance(x.type, VectorType):
+                continue
+            found = _iv_or_next(cfg, x, loop)
+            if found is None:
+                continue
+            iv, is_next = found
+            keep_going = _NEGATED[p] if exit_on_true else p
+            if keep_going not in _CONTINUE_WHILE or len(iv.step) != 1 or iv.element is not None:
+                continue
+            step = iv.step[0]
+            counts_up = keep_going in ("slt", "ult", "sle", "ule")
+            if step == 0 or (keep_going != "ne" and (step > 0) != counts_up):
+                continue
+            return TripCount(
+                iv, limit, is_next, keep_going in ("sle", "ule", "sge", "uge"), keep_going.startswith("u")
+            )
+    return None
+
+
+def _iv_or_next(cfg: CFG, x: SSAValue, loop: Loop) -> tuple[AffineIV, bool] | None:
+    iv = affine_iv(cfg, x)
+    if iv is not None and iv.loop is loop:
+        return iv, False
+    op = x.owner
+    if isinstance(op, xllvm.AddOp | xllvm.SubOp):
+        for operand in op.operands:
+            iv = affine_iv(cfg, operand)
+            if iv is not None and iv.loop is loop and _step_of(x, operand) == (iv.step, None):
+                return iv, True
+    return None
+
+
 def blocks_in_rpo(region: Region) -> Iterable[Block]:
     return CFG(region).rpo

@@ -14,6 +14,7 @@ Caches.  Values the reverse sweep needs are kept on last-in-first-out stacks, on
 
     %c = autodiff.cache.init : !autodiff.cache<f64>      // at function entry
     autodiff.cache.push %c, %v : !autodiff.cache<f64>   // forward sweep, where %v is defined
+    autodiff.cache.reserve %c, %n : !autodiff.cache<f64> // room for the %n pushes of a loop
     %v1 = autodiff.cache.peek %c : !autodiff.cache<f64> // reverse sweep, where %v is used
     autodiff.cache.pop %c : !autodiff.cache<f64>        // once the reverse sweep passed %v's block
 
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, SymbolRefAttr, UnitAttr, VectorType
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType, StringAttr, SymbolRefAttr, UnitAttr, VectorType
 from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -374,6 +375,42 @@ class CachePopOp(IRDLOperation):
         _print_cache_operand(printer, self)
 
 
+@irdl_op_definition
+class CacheReserveOp(IRDLOperation):
+    """`autodiff.cache.reserve %c, %n : !autodiff.cache<f64>`: room for `%n` more pushes.
+
+    Placed where a loop is entered, with the loop's trip count: the pushes in the loop then
+    never grow the buffer.  Only a hint -- pushes beyond it still grow the buffer.
+    """
+
+    name = "autodiff.cache.reserve"
+
+    cache = operand_def(CacheType)
+    count = operand_def(IntegerType(64))
+
+    def __init__(self, cache: SSAValue | Operation, count: SSAValue | Operation):
+        super().__init__(operands=[cache, count])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CacheReserveOp:
+        c = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        n = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        ct = parser.parse_type()
+        if not isinstance(ct, CacheType):
+            parser.raise_error(f"expected an !autodiff.cache type, got {ct}")
+        return cls(parser.resolve_operand(c, ct), parser.resolve_operand(n, IntegerType(64)))
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.cache)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.count)
+        printer.print_string(" : ")
+        printer.print_attribute(self.cache.type)
+
+
 def _parse_cache_operand(parser: Parser) -> SSAValue:
     c = parser.parse_unresolved_operand()
     parser.parse_punctuation(":")
@@ -478,6 +515,6 @@ def _is_float_aggregate(t: Attribute) -> bool:
 
 AUTODIFF = Dialect(
     "autodiff",
-    [AutodiffOp, CacheInitOp, CachePushOp, CachePeekOp, CachePopOp, AccumulateOp],
+    [AutodiffOp, CacheInitOp, CachePushOp, CachePeekOp, CachePopOp, CacheReserveOp, AccumulateOp],
     [CacheType],
 )

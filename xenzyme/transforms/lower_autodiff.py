@@ -5,9 +5,9 @@
 * A `single` cache (pushed outside every loop) becomes one stack slot: push stores, peek loads,
   pop does nothing.
 * Any other cache becomes a growable stack: a heap buffer, its size and capacity in stack slots
-  (which LLVM promotes to registers).  Push stores at `size` (growing the buffer with `realloc`
-  by doubling when full), peek loads at `size - 1`, pop decrements `size`; the buffer is freed
-  at every return of the function.
+  (which LLVM promotes to registers).  Push stores at `size` (growing the buffer by doubling
+  when full), peek loads at `size - 1`, pop decrements `size`; `reserve` grows the buffer once
+  for a whole loop; the buffer is freed at every return of the function.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, VectorType, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, VectorType, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
@@ -28,6 +28,12 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import Emitter, ensure_declaration
 
 _PTR = ext.LLVMPointerType()
+_AUTODIFF_OPS = (
+    ad.AccumulateOp, ad.CacheInitOp, ad.CachePushOp, ad.CachePeekOp, ad.CachePopOp, ad.CacheReserveOp,
+)  # fmt: skip
+HUGE_BUFFER = 4 << 20
+HUGE_PAGE = 2 << 20
+MADV_HUGEPAGE = 14
 
 
 def _const(v: int) -> Operation:
@@ -52,7 +58,7 @@ class Lowering:
                 self.lower_function(fn)
 
     def lower_function(self, fn: xllvm.FuncOp) -> None:
-        ops = [op for op in fn.walk() if isinstance(op, ad.AccumulateOp | ad.CacheInitOp | ad.CachePushOp | ad.CachePeekOp | ad.CachePopOp)]
+        ops = [op for op in fn.walk() if isinstance(op, _AUTODIFF_OPS)]
         if not ops:
             return
         stacks: dict[SSAValue, _Stack | SSAValue] = {}
@@ -70,6 +76,8 @@ class Lowering:
                 self._peek(op, stacks[op.cache])
             elif isinstance(op, ad.CachePopOp):
                 self._pop(op, stacks[op.cache])
+            elif isinstance(op, ad.CacheReserveOp):
+                self._reserve(op, stacks[op.cache])
         heap = [s for s in stacks.values() if isinstance(s, _Stack)]
         if heap:
             self._free_at_returns(fn, heap)
@@ -110,36 +118,93 @@ class Lowering:
             b.insert(ext.StoreOp(op.value, stack))
             _erase(op)
             return
-        block = op.parent_block()
+        b = Builder(InsertPoint.before(op))
+        e = Emitter(b, self.module)
+        size = e.insert(xllvm.LoadOp(stack.size, i64))
+        one = e.insert(_const(1))
+        # Full: grow to twice the size (at least 16), once every doubling.
+        need = e.insert(xllvm.AddOp(size, one))  # type: ignore[arg-type]
+        doubled = e.insert(xllvm.AddOp(e.insert(xllvm.ShlOp(size, one)), e.insert(_const(16))))  # type: ignore[arg-type]
+        self._ensure_capacity(op, stack, need, doubled)
+        b = Builder(InsertPoint.before(op))
+        e = Emitter(b, self.module)
+        data = e.insert(xllvm.LoadOp(stack.data, _PTR))
+        slot = e.insert(ext.GEPOp(data, [ext.GEP_USE_SSA_VAL], stack.elem, [size]))
+        e.insert(ext.StoreOp(op.value, slot, alignment=_heap_alignment(stack.elem)))
+        e.insert(ext.StoreOp(need, stack.size))
+        _erase(op)
+
+    def _reserve(self, op: ad.CacheReserveOp, stack: _Stack | SSAValue) -> None:
+        if isinstance(stack, _Stack):
+            b = Builder(InsertPoint.before(op))
+            e = Emitter(b, self.module)
+            size = e.insert(xllvm.LoadOp(stack.size, i64))
+            need = e.insert(xllvm.AddOp(size, op.count))  # type: ignore[arg-type]
+            self._ensure_capacity(op, stack, need, need)
+        _erase(op)
+
+    def _ensure_capacity(self, at: Operation, stack: _Stack, need: SSAValue, new_cap: SSAValue) -> None:
+        """Before `at`: when `need` elements do not fit, grow the buffer to `new_cap` elements."""
+        block = at.parent_block()
         assert block is not None
-        cont = block.split_before(op)
+        cont = block.split_before(at)
         grow = Block()
         cont.parent_region().insert_block_before(grow, cont)  # type: ignore[union-attr]
         b = Builder(InsertPoint.at_end(block))
         e = Emitter(b, self.module)
-        size = e.insert(xllvm.LoadOp(stack.size, i64))
         cap = e.insert(xllvm.LoadOp(stack.cap, i64))
-        full = e.insert(ext.ICmpOp(size, cap, "uge"))
+        full = e.insert(ext.ICmpOp(need, cap, "ugt"))
         b.insert(xllvm.CondBrOp(full, grow, [], cont, []))
         b = Builder(InsertPoint.at_end(grow))
         e = Emitter(b, self.module)
-        doubled = e.insert(xllvm.ShlOp(cap, e.insert(_const(1))))  # type: ignore[arg-type]
-        newcap = e.insert(xllvm.AddOp(doubled, e.insert(_const(16))))  # type: ignore[arg-type]
-        nbytes = e.insert(xllvm.MulOp(newcap, self._sizeof(stack.elem, e)))  # type: ignore[arg-type]
+        elem_size = self._sizeof(stack.elem, e)
+        used = e.insert(xllvm.MulOp(e.insert(xllvm.LoadOp(stack.size, i64)), elem_size))  # type: ignore[arg-type]
+        nbytes = e.insert(xllvm.MulOp(new_cap, elem_size))  # type: ignore[arg-type]
         old = e.insert(xllvm.LoadOp(stack.data, _PTR))
-        ensure_declaration(self.module, "realloc", ext.LLVMFunctionType([_PTR, i64], _PTR))
-        new = e.insert(_call("realloc", [old, nbytes], _PTR))
+        new = e.insert(_call(self._grow_helper(), [old, used, nbytes], _PTR))
         e.insert(ext.StoreOp(new, stack.data))
-        e.insert(ext.StoreOp(newcap, stack.cap))
+        e.insert(ext.StoreOp(new_cap, stack.cap))
         b.insert(xllvm.BrOp(cont))
-        b = Builder(InsertPoint.before(op))
-        e = Emitter(b, self.module)
-        data = e.insert(xllvm.LoadOp(stack.data, _PTR))
-        size2 = e.insert(xllvm.LoadOp(stack.size, i64))
-        slot = e.insert(ext.GEPOp(data, [ext.GEP_USE_SSA_VAL], stack.elem, [size2]))
-        e.insert(ext.StoreOp(op.value, slot, alignment=_heap_alignment(stack.elem)))
-        e.insert(ext.StoreOp(e.insert(xllvm.AddOp(size2, e.insert(_const(1)))), stack.size))  # type: ignore[arg-type]
-        _erase(op)
+
+    def _grow_helper(self) -> str:
+        """`xenzyme.cache.grow(old, used, bytes)`: a buffer of `bytes` holding old's first `used`.
+
+        Large buffers (4 MiB and more) are allocated 2 MiB-aligned and advised to use huge
+        pages: a cache of tens of megabytes otherwise costs one page fault per 4 KiB every time
+        the gradient runs.  Smaller ones use realloc.
+        """
+        name = "xenzyme.cache.grow"
+        if any(isinstance(o, xllvm.FuncOp) and o.sym_name.data == name for o in self.module.ops):
+            return name
+        for fname, ftype in (
+            ("realloc", ext.LLVMFunctionType([_PTR, i64], _PTR)),
+            ("aligned_alloc", ext.LLVMFunctionType([i64, i64], _PTR)),
+            ("madvise", ext.LLVMFunctionType([_PTR, i64, IntegerType(32)], IntegerType(32))),
+            ("free", ext.LLVMFunctionType([_PTR], ext.LLVMVoidType())),
+        ):
+            ensure_declaration(self.module, fname, ftype)
+        entry = Block(arg_types=[_PTR, i64, i64])
+        small, large = Block(), Block()
+        old, used, nbytes = entry.args
+        b = Builder(InsertPoint.at_end(entry))
+        big = b.insert(ext.ICmpOp(nbytes, b.insert(_const(HUGE_BUFFER)).results[0], "uge")).results[0]
+        b.insert(xllvm.CondBrOp(big, large, [], small, []))
+        b = Builder(InsertPoint.at_end(small))
+        b.insert(xllvm.ReturnOp(b.insert(_call("realloc", [old, nbytes], _PTR)).results[0]))
+        b = Builder(InsertPoint.at_end(large))
+        mask = b.insert(_const(HUGE_PAGE - 1)).results[0]
+        rounded = b.insert(xllvm.AndOp(b.insert(xllvm.AddOp(nbytes, mask)).results[0],
+                                       b.insert(_const(-HUGE_PAGE)).results[0])).results[0]  # fmt: skip
+        fresh = b.insert(_call("aligned_alloc", [b.insert(_const(HUGE_PAGE)).results[0], rounded], _PTR)).results[0]
+        advice = b.insert(xllvm.ConstantOp(IntegerAttr(MADV_HUGEPAGE, 32), IntegerType(32))).results[0]
+        b.insert(_call("madvise", [fresh, rounded, advice], IntegerType(32)))
+        b.insert(ext.MemcpyOp([fresh, old, used]))
+        b.insert(_call("free", [old], None))
+        b.insert(xllvm.ReturnOp(fresh))
+        fn = xllvm.FuncOp(name, ext.LLVMFunctionType([_PTR, i64, i64], _PTR),
+                          linkage=xllvm.LinkageAttr("internal"), body=Region([entry, small, large]))  # fmt: skip
+        self.module.body.block.add_op(fn)
+        return name
 
     def _peek(self, op: ad.CachePeekOp, stack: _Stack | SSAValue) -> None:
         b = Builder(InsertPoint.before(op))

@@ -64,9 +64,11 @@ from xenzyme.analysis.cfg import (
     AffineIV,
     IrreducibleControlFlow,
     Loop,
+    TripCount,
     affine_iv,
     constant_int,
     defining_block,
+    trip_count,
 )
 from xenzyme.analysis.types import (
     FLOAT,
@@ -982,6 +984,55 @@ class ReverseBuilder:
             term = rb.last_op
             assert term is not None
             rb.insert_op_before(ad.CachePopOp(cache.init.res), term)
+        self._reserve_caches()
+
+    def _reserve_caches(self) -> None:
+        """Where a counted loop is entered, make room in its caches for all its iterations."""
+        by_loop: dict[Loop, list[ad.CacheInitOp]] = {}
+        for cache in self.caches.values():
+            lp = self.cfg.loop_of.get(cache.block)
+            if lp is not None and cache.init.single is None:
+                by_loop.setdefault(lp, []).append(cache.init)
+        for lp, lim in self.limit_caches.items():
+            if lp.parent is not None and lim.single is None:
+                by_loop.setdefault(lp.parent, []).append(lim)
+        for lp, inits in by_loop.items():
+            tc = trip_count(self.cfg, lp)
+            if tc is None:
+                continue
+            for p in lp.entering:
+                fp = self.F[p]
+                term = fp.last_op
+                assert term is not None
+                e = Emitter(Builder(InsertPoint.before(term)), self.module)
+                count = self._trip_count_value(e, tc)
+                for init in inits:
+                    e.insert(ad.CacheReserveOp(init.res, count))
+
+    def _trip_count_value(self, e: Emitter, tc: TripCount) -> SSAValue:
+        """max(1, min(2^32, ceil((limit - start) / step) [+1])) as i64, from forward values."""
+        step = tc.iv.step[0]
+        start = self._to_i64(e, self.fwd[tc.iv.start], tc.unsigned)
+        limit = self._to_i64(e, self.fwd[tc.limit], tc.unsigned)
+        diff = e.insert(xllvm.SubOp(limit, start) if step > 0 else xllvm.SubOp(start, limit))  # type: ignore[arg-type]
+        k = abs(step)
+        count = e.insert(xllvm.SDivOp(e.insert(xllvm.AddOp(diff, i64_const(e, k - 1))), i64_const(e, k)))  # type: ignore[arg-type]
+        extra = int(tc.inclusive) + int(not tc.compares_next)
+        if extra:
+            count = e.insert(xllvm.AddOp(count, i64_const(e, extra)))  # type: ignore[arg-type]
+        one, cap = i64_const(e, 1), i64_const(e, 1 << 32)
+        count = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(count, one, "slt")), one, count))
+        return e.insert(ext.SelectOp(e.insert(ext.ICmpOp(count, cap, "sgt")), cap, count))
+
+    def _to_i64(self, e: Emitter, v: SSAValue, unsigned: bool) -> SSAValue:
+        t = v.type
+        if t == i64:
+            return v
+        if isinstance(t, IntegerType) and t.width.data < 64:
+            return e.insert((xllvm.ZExtOp if unsigned else xllvm.SExtOp)(v, i64))  # type: ignore[arg-type]
+        if isinstance(t, ext.LLVMPointerType):
+            return e.insert(xllvm.PtrToIntOp(v, i64))
+        return e.insert(xllvm.TruncOp(v, i64))  # type: ignore[arg-type]
 
 
 def _clone_defined(op: Operation, mapping: dict[SSAValue, SSAValue]) -> Operation:
