@@ -24,15 +24,17 @@ llvm.func @requests(%x: f64, %y: f32, %p: !llvm.ptr, %dp: !llvm.ptr, %n: i32) ->
 }
 
 // CHECK-LABEL: llvm.func @caches
-llvm.func @caches(%x: f64, %v: vector<4xf64>, %p: !llvm.ptr) -> f64 {
+llvm.func @caches(%x: f64, %v: vector<4xf64>, %p: !llvm.ptr, %n: i64) -> f64 {
   // CHECK-NEXT: %[[C:.*]] = autodiff.cache.init : !autodiff.cache<f64>
   // CHECK-NEXT: %[[S:.*]] = autodiff.cache.init single : !autodiff.cache<vector<4xf64>>
+  // CHECK-NEXT: autodiff.cache.reserve %[[C]], %{{.*}} : !autodiff.cache<f64>
   // CHECK-NEXT: autodiff.cache.push %[[C]], %{{.*}} : !autodiff.cache<f64>
   // CHECK-NEXT: autodiff.cache.push %[[S]], %{{.*}} : !autodiff.cache<vector<4xf64>>
   // CHECK-NEXT: %{{.*}} = autodiff.cache.peek %[[C]] : !autodiff.cache<f64>
   // CHECK-NEXT: autodiff.cache.pop %[[C]] : !autodiff.cache<f64>
   %c = autodiff.cache.init : !autodiff.cache<f64>
   %s = autodiff.cache.init single : !autodiff.cache<vector<4xf64>>
+  autodiff.cache.reserve %c, %n : !autodiff.cache<f64>
   autodiff.cache.push %c, %x : !autodiff.cache<f64>
   autodiff.cache.push %s, %v : !autodiff.cache<vector<4xf64>>
   %y = autodiff.cache.peek %c : !autodiff.cache<f64>
