@@ -513,8 +513,205 @@ def _is_float_aggregate(t: Attribute) -> bool:
     return False
 
 
+# ---------------------------------------------------------------------------------------------
+# Forward-mode requests
+# ---------------------------------------------------------------------------------------------
+
+FWD_ARG_ACTIVITIES = ("dup", "dupnoneed", "const")
+"""Forward mode's argument activities: a `dup` argument is followed by its tangent(s) -- for a
+pointer, shadow pointer(s) whose memory provides input tangents and receives output tangents;
+`dupnoneed` is `dup` whose primal results are not needed; `const` has no tangent."""
+
+FWD_RET_ACTIVITIES = ("dup", "dupnoneed", "const", "none")
+"""`dupnoneed`: the result is the return value's tangent(s); `dup`: its primal value and then its
+tangent(s); `const`: no result; `none`: the function returns void."""
+
+
+def fwddiff_result_type(ret: Attribute, ret_activity: str, width: int) -> Attribute | None:
+    """The result of a forward-mode request for a function returning `ret`: the tangent (width 1)
+    or a literal struct of the `width` tangents, preceded by the primal value for `dup`."""
+    if ret_activity == "dupnoneed":
+        return ret if width == 1 else LLVMStructType.from_type_list([ret] * width)
+    if ret_activity == "dup":
+        return LLVMStructType.from_type_list([ret] * (width + 1))
+    return None
+
+
+@irdl_op_definition
+class FwdDiffOp(IRDLOperation):
+    """Forward-mode derivative of `callee` at these arguments, in `width` directions at once.
+
+        %t = autodiff.fwddiff @f(%x, %dx, %n) activity [dup, const] ret dupnoneed
+                 : (f64, f64, i32) -> f64
+        %t2 = autodiff.fwddiff @f(%x, %dx1, %dx2, %n) activity [dup, const] ret dupnoneed width 2
+                 : (f64, f64, f64, i32) -> !llvm.struct<(f64, f64)>
+
+    Operands are the primal arguments, each `dup`/`dupnoneed` argument followed by `width`
+    tangents of its type (shadow pointers for a pointer).  The result follows the return
+    activity (`fwddiff_result_type`).  `width` is printed only when it is not 1.
+    """
+
+    name = "autodiff.fwddiff"
+
+    callee = prop_def(SymbolRefAttr)
+    activity = prop_def(ArrayAttr[StringAttr])
+    ret_activity = prop_def(StringAttr)
+    width = prop_def(IntegerAttr, default_value=IntegerAttr(1, 64))
+    args = var_operand_def()
+    res = opt_result_def()
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue],
+        activity: Sequence[str],
+        ret_activity: str,
+        result_type: Attribute | None,
+        width: int = 1,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(
+            operands=[args],
+            result_types=[[result_type] if result_type is not None else []],
+            properties={
+                "callee": callee,
+                "activity": ArrayAttr([StringAttr(a) for a in activity]),
+                "ret_activity": StringAttr(ret_activity),
+                "width": IntegerAttr(width, 64),
+            },
+            attributes=attributes or {},
+        )
+
+    @property
+    def activities(self) -> list[str]:
+        return [a.data for a in self.activity.data]
+
+    def primal_and_tangent_args(self) -> list[tuple[SSAValue, list[SSAValue]]]:
+        """(primal, its tangents) per callee argument (no tangents for `const`)."""
+        out: list[tuple[SSAValue, list[SSAValue]]] = []
+        it = iter(self.args)
+        n = self.width.value.data
+        for act in self.activities:
+            primal = next(it)
+            out.append((primal, [next(it) for _ in range(n)] if has_shadow(act) else []))
+        return out
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        printer.print_string("(")
+        printer.print_list(self.args, printer.print_ssa_value)
+        printer.print_string(") activity ")
+        _print_words(printer, self.activity.data)
+        printer.print_string(f" ret {self.ret_activity.data}")
+        if self.width.value.data != 1:
+            printer.print_string(f" width {self.width.value.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([a.type for a in self.args], [r.type for r in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FwdDiffOp:
+        callee = parser.parse_symbol_name().data
+        names = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_keyword("activity")
+        acts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
+        parser.parse_keyword("ret")
+        ret = parser.parse_identifier()
+        width = 1
+        if parser.parse_optional_keyword("width") is not None:
+            width = parser.parse_integer(allow_boolean=False, allow_negative=True)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        args = parser.resolve_operands(names, ft.inputs.data, parser.pos)
+        if len(ft.outputs.data) > 1:
+            parser.raise_error("autodiff.fwddiff has at most one result")
+        rt = ft.outputs.data[0] if ft.outputs.data else None
+        return cls(callee, args, acts, ret, rt, width, attrs)
+
+    def verify_(self) -> None:
+        acts = self.activities
+        for a in acts:
+            if a not in FWD_ARG_ACTIVITIES:
+                raise VerifyException(
+                    f"unknown forward-mode activity '{a}' (expected one of {', '.join(FWD_ARG_ACTIVITIES)})"
+                )
+        ra = self.ret_activity.data
+        if ra not in FWD_RET_ACTIVITIES:
+            raise VerifyException(
+                f"unknown forward-mode return activity '{ra}' (expected one of {', '.join(FWD_RET_ACTIVITIES)})"
+            )
+        n = self.width.value.data
+        if n < 1:
+            raise VerifyException(f"width must be at least 1, got {n}")
+        expected = len(acts) + n * sum(has_shadow(a) for a in acts)
+        if len(self.args) != expected:
+            raise VerifyException(
+                f"expected {expected} operands for activities {acts} and width {n} (each dup "
+                f"argument is followed by {n} tangent{'s' if n > 1 else ''}), got {len(self.args)}"
+            )
+        for act, (primal, tangents) in zip(acts, self.primal_and_tangent_args(), strict=True):
+            if has_shadow(act) and not _has_tangent(primal.type):
+                raise VerifyException(f"a {act} argument must be floating point or a pointer, got {primal.type}")
+            for t in tangents:
+                if t.type != primal.type:
+                    raise VerifyException(f"tangent type {t.type} does not match its primal type {primal.type}")
+        if ra in ("const", "none"):
+            if self.res is not None:
+                raise VerifyException(f"return activity '{ra}' has no result, got {self.res.type}")
+        elif self.res is None:
+            raise VerifyException(f"return activity '{ra}' needs a result")
+        self._verify_callee()
+
+    def _verify_callee(self) -> None:
+        from xdsl.dialects.llvm import FuncOp, LLVMVoidType
+
+        fn = SymbolTable.lookup_symbol(self, self.callee)
+        if fn is None:
+            return  # symbol resolution is checked where the module is complete
+        if not isinstance(fn, FuncOp):
+            raise VerifyException(f"'{self.callee}' is not an llvm.func")
+        ftype = fn.function_type
+        params = ftype.inputs.data
+        if len(params) != len(self.activities):
+            raise VerifyException(
+                f"@{self.callee.string_value()} takes {len(params)} arguments, {len(self.activities)} activities given"
+            )
+        for i, ((primal, _), p) in enumerate(zip(self.primal_and_tangent_args(), params, strict=True)):
+            if primal.type != p:
+                raise VerifyException(f"argument {i} has type {primal.type}, the callee expects {p}")
+        ret = ftype.output
+        ra = self.ret_activity.data
+        if ra == "none" and not isinstance(ret, LLVMVoidType):
+            raise VerifyException("return activity 'none' needs a void function")
+        if ra in ("dup", "dupnoneed"):
+            if not _has_tangent(ret):
+                raise VerifyException(f"return activity '{ra}' needs a floating-point or pointer return, got {ret}")
+            expected = fwddiff_result_type(ret, ra, self.width.value.data)
+            if self.res is not None and self.res.type != expected:
+                raise VerifyException(f"result type must be {expected}, got {self.res.type}")
+
+
+def _has_tangent(t: Attribute) -> bool:
+    """Types a tangent or shadow can accompany: floats, float vectors and aggregates, pointers."""
+    from xdsl.dialects.llvm import LLVMArrayType
+
+    if is_float_like(t) or isinstance(t, LLVMPointerType):
+        return True
+    if isinstance(t, VectorType):
+        return isinstance(t.element_type, LLVMPointerType)
+    if isinstance(t, LLVMStructType):
+        return any(_has_tangent(m) for m in t.types.data)
+    if isinstance(t, LLVMArrayType):
+        return _has_tangent(t.type)
+    return False
+
+
 AUTODIFF = Dialect(
     "autodiff",
-    [AutodiffOp, CacheInitOp, CachePushOp, CachePeekOp, CachePopOp, CacheReserveOp, AccumulateOp],
+    [AutodiffOp, FwdDiffOp, CacheInitOp, CachePushOp, CachePeekOp, CachePopOp, CacheReserveOp, AccumulateOp],
     [CacheType],
 )

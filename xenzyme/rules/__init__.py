@@ -2,11 +2,21 @@
 
 `llvm.py` has the rules for LLVM instructions (arithmetic, casts, vectors, aggregates, memory),
 `libm.py` the rules for math functions, whether they arrive as libm calls (`sin`, `sinf`), as
-intrinsics (`llvm.sin.f64`) or as intrinsic ops (`llvm.intr.sin`).  A rule receives a
-`ReverseContext` -- the differentiation engine at the current point of the reverse sweep -- and
-the primal op, and adds adjoint contributions to the op's operands.  Rules never decide how a
-primal value reaches the reverse sweep (kept, recomputed or cached): they ask for it with
-`ctx.get`, and only for what they need.
+intrinsics (`llvm.sin.f64`) or as intrinsic ops (`llvm.intr.sin`).
+
+Reverse rules receive a `ReverseContext` -- the differentiation engine at the current point of
+the reverse sweep -- and the primal op, and add adjoint contributions to the op's operands.
+Rules never decide how a primal value reaches the reverse sweep (kept, recomputed or cached):
+they ask for it with `ctx.get`, and only for what they need.
+
+Tangent rules (forward mode) receive a `ForwardContext` and the primal op, and set the tangents
+of the op's results from the tangents of its operands.  In vector mode (`ctx.width` N > 1) a
+value has N tangents, one per direction: rules compute what the directions share (the partial
+derivatives) once and the per-direction arithmetic N times.
+
+Both modes meet in `Partial`: a partial derivative written as the linear map it applies, so
+that reverse mode builds `adjoint * partial` and forward mode `sum of partial * tangent` from
+one description (`libm.py` holds one such description per math function).
 
 `Emitter` builds the arithmetic the rules write, for scalars and vectors alike.
 """
@@ -15,6 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import NoReturn, Protocol
 
 from xdsl.builder import Builder
@@ -72,6 +83,108 @@ class ReverseContext(Protocol):
 
 
 ReverseRule = Callable[[ReverseContext, Operation], None]
+
+
+class ForwardContext(Protocol):
+    """What a tangent rule may do at its point in the derivative function."""
+
+    e: Emitter
+    width: int
+    """Directions computed at once: each active value has `width` tangents."""
+
+    def get(self, v: SSAValue) -> SSAValue:
+        """The primal value `v`, as computed in the derivative function."""
+        ...
+
+    def active(self, v: SSAValue) -> bool:
+        """Whether `v` carries a tangent."""
+        ...
+
+    def tangent(self, v: SSAValue) -> list[SSAValue]:
+        """The `width` tangents of `v` (zeros when `v` is inactive)."""
+        ...
+
+    def set_tangent(self, v: SSAValue, tangents: Sequence[SSAValue]) -> None:
+        """Record the tangents of the result `v`."""
+        ...
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        ...
+
+
+ForwardRule = Callable[[ForwardContext, Operation], None]
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A partial derivative as the linear map it applies to a seed `t` (an adjoint or a tangent):
+
+        t * factor / divisor, negated if `negate`, zero unless `where`, zero where `unless`.
+
+    Keeping the division (rather than a factor 1/divisor) and the selects lets reverse mode emit
+    exactly `d / (2*y)` for sqrt or `select(c, d, 0)` for fmax, one instruction per contribution
+    and no multiplication of a zero with an infinite adjoint.  The empty `Partial()` is 1.
+    """
+
+    factor: SSAValue | None = None
+    divisor: SSAValue | None = None
+    negate: bool = False
+    where: SSAValue | None = None
+    unless: SSAValue | None = None
+
+    def apply(self, e: Emitter, t: SSAValue, negate: bool | None = None) -> SSAValue:
+        """The map applied to `t` (`negate` overrides the sign, for a caller that subtracts)."""
+        v = t
+        if self.factor is not None:
+            v = e.mul(v, self.factor)
+        if self.divisor is not None:
+            v = e.div(v, self.divisor)
+        if self.negate if negate is None else negate:
+            v = e.neg(v)
+        if self.where is not None:
+            v = e.where(self.where, v)
+        if self.unless is not None:
+            v = e.select(self.unless, e.zero(v.type), v)
+        return v
+
+    def folded(self, e: Emitter) -> Partial:
+        """The same map with its division turned into one factor: applied to many tangents (vector
+        mode), one division and a multiplication per tangent instead of a division per tangent."""
+        if self.divisor is None:
+            return self
+        num = self.factor if self.factor is not None else e.const(1, self.divisor)
+        return Partial(e.div(num, self.divisor), None, self.negate, self.where, self.unless)
+
+
+ONE = Partial()
+"""The partial derivative 1: the seed passes unchanged."""
+
+
+def times(v: SSAValue) -> Partial:
+    return Partial(factor=v)
+
+
+def over(v: SSAValue) -> Partial:
+    return Partial(divisor=v)
+
+
+def linear_tangent(e: Emitter, width: int, terms: Sequence[tuple[Partial, Sequence[SSAValue]]]) -> list[SSAValue]:
+    """Forward mode's chain rule: per direction k, the sum over the active operands of
+    partial(tangent_k).  `terms` pairs each active operand's partial with its tangents."""
+    if width > 1:
+        terms = [(p.folded(e), ts) for p, ts in terms]
+    out: list[SSAValue] = []
+    for k in range(width):
+        acc: SSAValue | None = None
+        for p, ts in terms:
+            if acc is None:
+                acc = p.apply(e, ts[k])
+            else:
+                v = p.apply(e, ts[k], negate=False)
+                acc = e.sub(acc, v) if p.negate else e.add(acc, v)
+        assert acc is not None, "a tangent rule needs at least one active operand"
+        out.append(acc)
+    return out
 
 
 def element_type(t: Attribute) -> Attribute:

@@ -1,10 +1,15 @@
-"""Reverse rules for math functions, one data entry per function.
+"""Derivatives of math functions, one data entry per function, shared by both modes.
 
-Each entry is `name: (arity, adjoint)`.  `adjoint(e, x, y, d)` returns one contribution per
-argument: a value, a thunk building it, or None: `e` is the `Emitter`, `x` a list of getters for
-the primal arguments, `y` a getter for the primal result, `d` the result's adjoint.  Getters are
-called only for what a contribution needs, and thunks only for active arguments, so a rule that
-uses `y()` asks the engine to keep the result, and one that uses `x[0]()` the argument.
+Each entry is `name: (arity, partials)`.  `partials(e, x, y)` returns one item per argument:
+None where the function does not depend on that argument (floor, the sign of copysign), or a
+thunk building the partial derivative as a `Partial` (a linear map: factor, divisor, sign,
+condition) or as a plain value (the factor).  `e` is the `Emitter`, `x` a list of getters for
+the primal arguments, `y` a getter for the primal result.  Getters are called only for what a
+partial needs and thunks only for active arguments, so a rule that uses `y()` asks the reverse
+engine to keep the result, and one that uses `x[0]()` the argument.
+
+Reverse mode applies each partial to the result's adjoint (`apply_math_rule`); forward mode
+sums the partials applied to the arguments' tangents (`tangent_math_rule`).
 
 The same entry serves `sin` (libm, double), `sinf` (float), `llvm.sin.*` (intrinsic) and the
 `llvm.intr.sin` op.
@@ -17,70 +22,127 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Operation, SSAValue
 
-from xenzyme.rules import LN2, LN10, TWO_OVER_SQRT_PI, Emitter, ReverseContext
+from xenzyme.rules import (
+    LN2,
+    LN10,
+    ONE,
+    TWO_OVER_SQRT_PI,
+    Emitter,
+    ForwardContext,
+    Partial,
+    ReverseContext,
+    linear_tangent,
+    over,
+    times,
+)
 
 Getter = Callable[[], SSAValue]
-Contributions = Sequence[SSAValue | None]
-MathAdjoint = Callable[[Emitter, list[Getter], Getter, SSAValue], Contributions]
+PartialThunk = Callable[[], "Partial | SSAValue"]
+Partials = Sequence[PartialThunk | None]
+MathPartials = Callable[[Emitter, list[Getter], Getter], Partials]
 
 
-def _zero(e: Emitter, x: list[Getter], y: Getter, d: SSAValue) -> Contributions:
+def _zero(e: Emitter, x: list[Getter], y: Getter) -> Partials:
     return [None] * len(x)
 
 
-def _pow(e: Emitter, x: list[Getter], y: Getter, d: SSAValue) -> Contributions:
+def _unary(partial: Callable[[Emitter, list[Getter], Getter], Partial]) -> MathPartials:
+    """A one-argument function whose partial `partial(e, x, y)` is built only when needed."""
+    return lambda e, x, y: [lambda: partial(e, x, y)]
+
+
+def _plus_one(e: Emitter, v: SSAValue) -> SSAValue:
+    return e.add(v, e.const(1, v))
+
+
+def _one_minus_square(e: Emitter, v: SSAValue) -> SSAValue:
+    return e.sub(e.const(1, v), e.square(v))
+
+
+def _gauss(e: Emitter, x: SSAValue) -> SSAValue:
+    """2/sqrt(pi) * exp(-x^2), the derivative of erf."""
+    return e.scale(e.call("exp", e.neg(e.square(x))), TWO_OVER_SQRT_PI)
+
+
+def _fabs(e: Emitter, x: list[Getter], y: Getter) -> Partial:
+    v = x[0]()
+    return times(e.select(e.fcmp("olt", v, e.const(0, v)), e.const(-1, v), e.const(1, v)))
+
+
+def _pow(e: Emitter, x: list[Getter], y: Getter) -> Partials:
     a, b = x
     # d/da a^b = b a^(b-1);  d/db a^b = a^b log a
     return (
-        lambda: e.mul(d, e.mul(b(), e.call("pow", a(), e.sub(b(), e.const(1, d))))),
-        lambda: e.mul(d, e.mul(y(), e.call("log", a()))),
-    )  # type: ignore[return-value]
+        lambda: times(e.mul(b(), e.call("pow", a(), e.sub(b(), e.const(1, b()))))),
+        lambda: times(e.mul(y(), e.call("log", a()))),
+    )
 
 
-def _atan2(e: Emitter, x: list[Getter], y: Getter, d: SSAValue) -> Contributions:
+def _atan2(e: Emitter, x: list[Getter], y: Getter) -> Partials:
     # atan2(u, v): d/du = v / (u^2 + v^2), d/dv = -u / (u^2 + v^2)
     u, v = x
     return (
-        lambda: e.div(e.mul(d, v()), e.add(e.square(u()), e.square(v()))),
-        lambda: e.neg(e.div(e.mul(d, u()), e.add(e.square(u()), e.square(v())))),
-    )  # type: ignore[return-value]
+        lambda: Partial(factor=v(), divisor=e.add(e.square(u()), e.square(v()))),
+        lambda: Partial(factor=u(), divisor=e.add(e.square(u()), e.square(v())), negate=True),
+    )
 
 
-def _min_max(pred: str) -> MathAdjoint:
-    """The derivative goes to the argument that was chosen (the first one on ties)."""
-
-    def adjoint(e: Emitter, x: list[Getter], y: Getter, d: SSAValue) -> Contributions:
-        def first() -> SSAValue:
-            return e.where(e.fcmp(pred, x[0](), x[1]()), d)
-
-        return (first, lambda: e.sub(d, first()))  # type: ignore[return-value]
-
-    return adjoint
+def _hypot(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+    return (lambda: Partial(factor=x[0](), divisor=y()), lambda: Partial(factor=x[1](), divisor=y()))
 
 
-MATH: dict[str, tuple[int, MathAdjoint]] = {
-    "sqrt": (1, lambda e, x, y, d: [e.div(d, e.scale(y(), 2.0))]),
-    "cbrt": (1, lambda e, x, y, d: [e.div(d, e.scale(e.square(y()), 3.0))]),
-    "exp": (1, lambda e, x, y, d: [e.mul(d, y())]),
-    "exp2": (1, lambda e, x, y, d: [e.mul(d, e.scale(y(), LN2))]),
-    "exp10": (1, lambda e, x, y, d: [e.mul(d, e.scale(y(), LN10))]),
-    "expm1": (1, lambda e, x, y, d: [e.mul(d, e.add(y(), e.const(1, d)))]),
-    "log": (1, lambda e, x, y, d: [e.div(d, x[0]())]),
-    "log2": (1, lambda e, x, y, d: [e.div(d, e.scale(x[0](), LN2))]),
-    "log10": (1, lambda e, x, y, d: [e.div(d, e.scale(x[0](), LN10))]),
-    "log1p": (1, lambda e, x, y, d: [e.div(d, e.add(x[0](), e.const(1, d)))]),
-    "sin": (1, lambda e, x, y, d: [e.mul(d, e.call("cos", x[0]()))]),
-    "cos": (1, lambda e, x, y, d: [e.neg(e.mul(d, e.call("sin", x[0]())))]),
-    "tan": (1, lambda e, x, y, d: [e.mul(d, e.add(e.const(1, d), e.square(y())))]),
-    "asin": (1, lambda e, x, y, d: [e.div(d, e.call("sqrt", e.sub(e.const(1, d), e.square(x[0]()))))]),
-    "acos": (1, lambda e, x, y, d: [e.neg(e.div(d, e.call("sqrt", e.sub(e.const(1, d), e.square(x[0]())))))]),
-    "atan": (1, lambda e, x, y, d: [e.div(d, e.add(e.const(1, d), e.square(x[0]())))]),
-    "sinh": (1, lambda e, x, y, d: [e.mul(d, e.call("cosh", x[0]()))]),
-    "cosh": (1, lambda e, x, y, d: [e.mul(d, e.call("sinh", x[0]()))]),
-    "tanh": (1, lambda e, x, y, d: [e.mul(d, e.sub(e.const(1, d), e.square(y())))]),
-    "erf": (1, lambda e, x, y, d: [e.mul(d, e.scale(e.call("exp", e.neg(e.square(x[0]()))), TWO_OVER_SQRT_PI))]),
-    "erfc": (1, lambda e, x, y, d: [e.neg(e.mul(d, e.scale(e.call("exp", e.neg(e.square(x[0]()))), TWO_OVER_SQRT_PI)))]),
-    "fabs": (1, lambda e, x, y, d: [e.select(e.fcmp("olt", x[0](), e.const(0, d)), e.neg(d), d)]),
+def _fmod(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+    # fmod(a, b) = a - trunc(a / b) * b
+    return (lambda: ONE, lambda: Partial(factor=e.call("trunc", e.div(x[0](), x[1]())), negate=True))
+
+
+def _copysign(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+    def magnitude() -> Partial:
+        a, b = x[0](), x[1]()
+        return times(e.mul(e.call("copysign", e.const(1, a), a), e.call("copysign", e.const(1, a), b)))
+
+    return (magnitude, None)
+
+
+def _fma(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+    return (lambda: times(x[1]()), lambda: times(x[0]()), lambda: ONE)
+
+
+def _min_max(pred: str) -> MathPartials:
+    """The derivative is that of the argument chosen (the first one on ties)."""
+
+    def partials(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+        def first_chosen() -> SSAValue:
+            return e.fcmp(pred, x[0](), x[1]())
+
+        return (lambda: Partial(where=first_chosen()), lambda: Partial(unless=first_chosen()))
+
+    return partials
+
+
+MATH: dict[str, tuple[int, MathPartials]] = {
+    "sqrt": (1, _unary(lambda e, x, y: over(e.scale(y(), 2.0)))),
+    "cbrt": (1, _unary(lambda e, x, y: over(e.scale(e.square(y()), 3.0)))),
+    "exp": (1, _unary(lambda e, x, y: times(y()))),
+    "exp2": (1, _unary(lambda e, x, y: times(e.scale(y(), LN2)))),
+    "exp10": (1, _unary(lambda e, x, y: times(e.scale(y(), LN10)))),
+    "expm1": (1, _unary(lambda e, x, y: times(_plus_one(e, y())))),
+    "log": (1, _unary(lambda e, x, y: over(x[0]()))),
+    "log2": (1, _unary(lambda e, x, y: over(e.scale(x[0](), LN2)))),
+    "log10": (1, _unary(lambda e, x, y: over(e.scale(x[0](), LN10)))),
+    "log1p": (1, _unary(lambda e, x, y: over(_plus_one(e, x[0]())))),
+    "sin": (1, _unary(lambda e, x, y: times(e.call("cos", x[0]())))),
+    "cos": (1, _unary(lambda e, x, y: Partial(factor=e.call("sin", x[0]()), negate=True))),
+    "tan": (1, _unary(lambda e, x, y: times(_plus_one(e, e.square(y()))))),
+    "asin": (1, _unary(lambda e, x, y: over(e.call("sqrt", _one_minus_square(e, x[0]()))))),
+    "acos": (1, _unary(lambda e, x, y: Partial(divisor=e.call("sqrt", _one_minus_square(e, x[0]())), negate=True))),
+    "atan": (1, _unary(lambda e, x, y: over(_plus_one(e, e.square(x[0]()))))),
+    "sinh": (1, _unary(lambda e, x, y: times(e.call("cosh", x[0]())))),
+    "cosh": (1, _unary(lambda e, x, y: times(e.call("sinh", x[0]())))),
+    "tanh": (1, _unary(lambda e, x, y: times(_one_minus_square(e, y())))),
+    "erf": (1, _unary(lambda e, x, y: times(_gauss(e, x[0]())))),
+    "erfc": (1, _unary(lambda e, x, y: Partial(factor=_gauss(e, x[0]()), negate=True))),
+    "fabs": (1, _unary(_fabs)),
     "floor": (1, _zero),
     "ceil": (1, _zero),
     "trunc": (1, _zero),
@@ -90,17 +152,11 @@ MATH: dict[str, tuple[int, MathAdjoint]] = {
     "nearbyint": (1, _zero),
     "pow": (2, _pow),
     "atan2": (2, _atan2),
-    "hypot": (2, lambda e, x, y, d: [lambda: e.div(e.mul(d, x[0]()), y()), lambda: e.div(e.mul(d, x[1]()), y())]),
-    "fmod": (2, lambda e, x, y, d: [d, lambda: e.neg(e.mul(d, e.call("trunc", e.div(x[0](), x[1]()))))]),
-    "copysign": (
-        2,
-        lambda e, x, y, d: [
-            lambda: e.mul(d, e.mul(e.call("copysign", e.const(1, d), x[0]()), e.call("copysign", e.const(1, d), x[1]()))),
-            None,
-        ],
-    ),
-    "fma": (3, lambda e, x, y, d: [lambda: e.mul(d, x[1]()), lambda: e.mul(d, x[0]()), d]),
-    "fmuladd": (3, lambda e, x, y, d: [lambda: e.mul(d, x[1]()), lambda: e.mul(d, x[0]()), d]),
+    "hypot": (2, _hypot),
+    "fmod": (2, _fmod),
+    "copysign": (2, _copysign),
+    "fma": (3, _fma),
+    "fmuladd": (3, _fma),
 }
 """Math functions by their libm/intrinsic base name."""
 
@@ -110,6 +166,10 @@ for _name in ("fmin", "minnum", "minimum", "minimumnum"):
     MATH[_name] = (2, _min_max("ole"))
 for _name in ("fmax", "maxnum", "maximum", "maximumnum"):
     MATH[_name] = (2, _min_max("oge"))
+
+
+def _as_partial(p: Partial | SSAValue) -> Partial:
+    return p if isinstance(p, Partial) else times(p)
 
 
 def math_base_name(name: str) -> str | None:
@@ -127,17 +187,42 @@ def math_base_name(name: str) -> str | None:
 
 def apply_math_rule(ctx: ReverseContext, op: Operation, name: str, args: Sequence[SSAValue]) -> None:
     """Accumulate the adjoints of `args` for the math function `name` computed by `op`."""
-    arity, adjoint = MATH[name]
+    arity, partials = MATH[name]
     result = op.results[0]
     d = ctx.adjoint(result)
     if d is None:
         return
     getters = [(lambda a=a: ctx.get(a)) for a in args[:arity]]
-    contributions = adjoint(ctx.e, getters, lambda: ctx.get(result), d)
-    for a, c in zip(args[:arity], contributions, strict=False):
-        if c is None or not ctx.active(a):
+    thunks = partials(ctx.e, getters, lambda: ctx.get(result))
+    for a, thunk in zip(args[:arity], thunks, strict=False):
+        if thunk is None or not ctx.active(a):
             continue
-        ctx.accumulate(a, c() if callable(c) else c)
+        ctx.accumulate(a, _as_partial(thunk()).apply(ctx.e, d))
+
+
+def tangent_math_rule(ctx: ForwardContext, op: Operation, name: str, args: Sequence[SSAValue]) -> None:
+    """The tangents of the math function `name` computed by `op`: the sum of its partials
+    applied to the tangents of the active arguments (zero when none has a partial)."""
+    arity, partials = MATH[name]
+    result = op.results[0]
+    getters = [(lambda a=a: ctx.get(a)) for a in args[:arity]]
+    thunks = partials(ctx.e, getters, lambda: ctx.get(result))
+    terms = [
+        (_as_partial(thunk()), ctx.tangent(a))
+        for a, thunk in zip(args[:arity], thunks, strict=False)
+        if thunk is not None and ctx.active(a)
+    ]
+    if not terms:
+        ctx.set_tangent(result, [ctx.e.zero(result.type)] * ctx.width)
+        return
+    ctx.set_tangent(result, linear_tangent(ctx.e, ctx.width, terms))
+
+
+def _powi_partial(e: Emitter, x: SSAValue, n: SSAValue) -> Partial:
+    """d/dx x^n = n x^(n-1) (n an integer)."""
+    one = e.insert(xllvm.ConstantOp.create(properties={"value": _int_attr(1, n.type)}, result_types=[n.type]))
+    nm1 = e.insert(xllvm.SubOp(n, one))
+    return times(e.mul(e.int_to_float(n, x.type), e.powi(x, nm1)))
 
 
 def powi_rule(ctx: ReverseContext, op: Operation) -> None:
@@ -145,11 +230,13 @@ def powi_rule(ctx: ReverseContext, op: Operation) -> None:
     d = ctx.adjoint(op.results[0])
     if d is None or not ctx.active(x):
         return
-    e = ctx.e
-    nv = ctx.get(n)
-    one = e.insert(xllvm.ConstantOp.create(properties={"value": _int_attr(1, nv.type)}, result_types=[nv.type]))
-    nm1 = e.insert(xllvm.SubOp(nv, one))
-    ctx.accumulate(x, e.mul(d, e.mul(e.int_to_float(nv, x.type), e.powi(ctx.get(x), nm1))))
+    ctx.accumulate(x, _powi_partial(ctx.e, ctx.get(x), ctx.get(n)).apply(ctx.e, d))
+
+
+def powi_tangent(ctx: ForwardContext, op: Operation) -> None:
+    x, n = op.operands[0], op.operands[1]
+    p = _powi_partial(ctx.e, ctx.get(x), ctx.get(n))
+    ctx.set_tangent(op.results[0], linear_tangent(ctx.e, ctx.width, [(p, ctx.tangent(x))]))
 
 
 def ldexp_rule(ctx: ReverseContext, op: Operation) -> None:
@@ -161,6 +248,15 @@ def ldexp_rule(ctx: ReverseContext, op: Operation) -> None:
         return
     scaled = op.clone_without_regions({x: d, n: ctx.get(n)})
     ctx.accumulate(x, ctx.e.insert(scaled))
+
+
+def ldexp_tangent(ctx: ForwardContext, op: Operation) -> None:
+    """x * 2^n is linear in x: each tangent is scaled by the same function."""
+    x, n = op.operands[0], op.operands[1]
+    out = []
+    for t in ctx.tangent(x):
+        out.append(ctx.e.insert(op.clone_without_regions({x: t, n: ctx.get(n)})))
+    ctx.set_tangent(op.results[0], out)
 
 
 SCALE_BY_POWER_OF_TWO = {

@@ -1,9 +1,14 @@
-"""Reverse rules for LLVM instructions: arithmetic, casts, aggregates, vectors and memory.
+"""Rules for LLVM instructions: arithmetic, casts, aggregates, vectors and memory.
 
-Each rule takes the adjoint of the op's result (`ctx.adjoint`, which also clears it) and adds a
-contribution to each active operand.  Ops without a rule and without derivative-carrying values
-(integer arithmetic, comparisons, address computation) need nothing in the reverse sweep; the
-engine reports an error for any other op that touches active data.
+Reverse rules take the adjoint of the op's result (`ctx.adjoint`, which also clears it) and add
+a contribution to each active operand.  Ops without a rule and without derivative-carrying
+values (integer arithmetic, comparisons, address computation) need nothing in the reverse sweep;
+the engine reports an error for any other op that touches active data.
+
+Tangent rules (forward mode, `TANGENT_RULES`, `tangent_rule_for`) set the tangents of the op's
+result from its operands' tangents, per direction in vector mode.  Memory (loads, stores, bulk
+copies) and calls are the forward engine's business, not rules': their tangents live in shadow
+memory and in other functions.
 """
 
 from __future__ import annotations
@@ -13,8 +18,17 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, VectorType, i32, 
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import ReverseContext, ReverseRule
-from xenzyme.rules.libm import SCALE_BY_POWER_OF_TWO, apply_math_rule, ldexp_rule, math_base_name, powi_rule
+from xenzyme.rules import ONE, ForwardContext, ForwardRule, Partial, ReverseContext, ReverseRule, linear_tangent, over, times
+from xenzyme.rules.libm import (
+    SCALE_BY_POWER_OF_TWO,
+    apply_math_rule,
+    ldexp_rule,
+    ldexp_tangent,
+    math_base_name,
+    powi_rule,
+    powi_tangent,
+    tangent_math_rule,
+)
 
 
 def _fadd(ctx: ReverseContext, op: Operation) -> None:
@@ -369,3 +383,228 @@ def _arity() -> dict[str, int]:
 
 
 MATH_ARITY = _arity()
+
+
+# ---------------------------------------------------------------------------------------------
+# Tangent rules (forward mode)
+# ---------------------------------------------------------------------------------------------
+
+
+def _linear(ctx: ForwardContext, op: Operation, terms: list[tuple[SSAValue, Partial | None]]) -> None:
+    """Set op's tangent to the chain rule over `terms` (operand, partial) of active operands."""
+    active = [(p, ctx.tangent(v)) for v, p in terms if p is not None and ctx.active(v)]
+    ctx.set_tangent(op.results[0], linear_tangent(ctx.e, ctx.width, active))
+
+
+def _t_fadd(ctx: ForwardContext, op: Operation) -> None:
+    _linear(ctx, op, [(op.operands[0], ONE), (op.operands[1], ONE)])
+
+
+def _t_fsub(ctx: ForwardContext, op: Operation) -> None:
+    _linear(ctx, op, [(op.operands[0], ONE), (op.operands[1], Partial(negate=True))])
+
+
+def _t_fmul(ctx: ForwardContext, op: Operation) -> None:
+    a, b = op.operands
+    _linear(ctx, op, [
+        (a, times(ctx.get(b)) if ctx.active(a) else None),
+        (b, times(ctx.get(a)) if ctx.active(b) else None),
+    ])  # fmt: skip
+
+
+def _t_fdiv(ctx: ForwardContext, op: Operation) -> None:
+    """d(a/b) = (da - db * (a/b)) / b."""
+    a, b = op.operands
+    e = ctx.e
+    bv = ctx.get(b)
+    if not ctx.active(b):
+        _linear(ctx, op, [(a, over(bv))])
+        return
+    q = ctx.get(op.results[0])
+    terms = [(ONE, ctx.tangent(a))] if ctx.active(a) else []
+    terms.append((Partial(factor=q, negate=True), ctx.tangent(b)))
+    num = linear_tangent(e, ctx.width, terms)
+    if ctx.width == 1:
+        ctx.set_tangent(op.results[0], [e.div(num[0], bv)])
+    else:
+        r = e.div(e.const(1, bv), bv)
+        ctx.set_tangent(op.results[0], [e.mul(n, r) for n in num])
+
+
+def _t_frem(ctx: ForwardContext, op: Operation) -> None:
+    a, b = op.operands
+    e = ctx.e
+    _linear(ctx, op, [
+        (a, ONE),
+        (b, Partial(factor=e.call("trunc", e.div(ctx.get(a), ctx.get(b))), negate=True) if ctx.active(b) else None),
+    ])  # fmt: skip
+
+
+def _per_direction(build):
+    """A rule applying the same instruction to each direction's tangents: `build(ctx, op, k)`
+    returns direction k's tangent."""
+
+    def rule(ctx: ForwardContext, op: Operation) -> None:
+        ctx.set_tangent(op.results[0], [build(ctx, op, k) for k in range(ctx.width)])
+
+    return rule
+
+
+def _same_op_on_tangents(ctx: ForwardContext, op: Operation, k: int) -> SSAValue:
+    """The op itself, with each derivative-carrying operand replaced by its k-th tangent (zero
+    when inactive) and every other operand (indices, conditions) kept: the op is linear in its
+    derivative-carrying operands (casts, aggregate and vector moves, select)."""
+    from xenzyme.analysis.activity import is_pointer_like
+    from xenzyme.analysis.forward_activity import has_tangent_type
+
+    mapping: dict[SSAValue, SSAValue] = {}
+    for o in op.operands:
+        if o in mapping:
+            continue
+        carries = has_tangent_type(o.type) or is_pointer_like(o.type)  # a pointer's tangent: its shadow
+        mapping[o] = ctx.tangent(o)[k] if carries else ctx.get(o)
+    new = op.clone_without_regions(mapping)
+    if isinstance(new, xllvm.ShuffleVectorOp):
+        mask = list(new.mask.iter_values())
+        if any(m < 0 for m in mask):
+            new.properties["mask"] = DenseArrayBase.from_list(i32, [max(m, 0) for m in mask])
+    for a in ("fastmathFlags",):
+        if a in new.properties and isinstance(new.properties[a], xllvm.FastMathAttr):
+            new.properties[a] = xllvm.FastMathAttr(None)
+    return ctx.e.insert(new)
+
+
+def _t_select(ctx: ForwardContext, op: Operation, k: int) -> SSAValue:
+    assert isinstance(op, ext.SelectOp)
+    e = ctx.e
+    return e.select(ctx.get(op.cond), ctx.tangent(op.lhs)[k], ctx.tangent(op.rhs)[k])
+
+
+def _t_fneg(ctx: ForwardContext, op: Operation, k: int) -> SSAValue:
+    return ctx.e.neg(ctx.tangent(op.operands[0])[k])
+
+
+def _t_float_cast(ctx: ForwardContext, op: Operation, k: int) -> SSAValue:
+    return ctx.e.cast_float(ctx.tangent(op.operands[0])[k], op.results[0].type)
+
+
+def _t_bitcast(ctx: ForwardContext, op: Operation, k: int) -> SSAValue:
+    src = op.operands[0]
+    if not _same_lanes(src.type, op.results[0].type):
+        ctx.fail(op, f"a bitcast from {src.type} to {op.results[0].type} reinterprets floating-point data with a derivative",
+                 ["keep the data in one floating-point type, or mark it enzyme_const"])  # fmt: skip
+    return ctx.e.insert(xllvm.BitcastOp(ctx.tangent(src)[k], op.results[0].type))
+
+
+def _t_freeze(ctx: ForwardContext, op: Operation) -> None:
+    ctx.set_tangent(op.results[0], ctx.tangent(op.operands[0]))
+
+
+def _lanes(ctx: ForwardContext, v: SSAValue) -> list[SSAValue]:
+    e = ctx.e
+    assert isinstance(v.type, VectorType)
+    return [e.insert(ext.ExtractElementOp(v, e.insert(xllvm.ConstantOp(IntegerAttr(i, i32), i32))))
+            for i in range(v.type.get_shape()[0])]  # fmt: skip
+
+
+def _t_reduce_fmul(ctx: ForwardContext, op: Operation) -> None:
+    """r = start * prod(v): dr = dstart * prod(v) + sum_i dv_i * start * prod_{j != i} v_j."""
+    start, vec = op.operands
+    e = ctx.e
+    lanes = _lanes(ctx, ctx.get(vec))
+    terms: list[tuple[Partial, list[SSAValue]]] = []
+    if ctx.active(start):
+        prod = lanes[0]
+        for x in lanes[1:]:
+            prod = e.mul(prod, x)
+        terms.append((times(prod), ctx.tangent(start)))
+    if ctx.active(vec):
+        s = ctx.get(start)
+        tl = [_lanes(ctx, t) for t in ctx.tangent(vec)]
+        for i in range(len(lanes)):
+            others = s
+            for j in range(len(lanes)):
+                if j != i:
+                    others = e.mul(others, lanes[j])
+            terms.append((times(others), [t[i] for t in tl]))
+    ctx.set_tangent(op.results[0], linear_tangent(e, ctx.width, terms))
+
+
+def _t_reduce_minmax(ctx: ForwardContext, op: Operation) -> None:
+    """The tangent of the lane equal to the result (the first such lane)."""
+    vec = op.operands[0]
+    e = ctx.e
+    r = ctx.get(op.results[0])
+    hits = [e.fcmp("oeq", x, r) for x in _lanes(ctx, ctx.get(vec))]
+    out = []
+    for t in ctx.tangent(vec):
+        tl = _lanes(ctx, t)
+        acc = tl[-1]
+        for i in range(len(tl) - 2, -1, -1):
+            acc = e.select(hits[i], tl[i], acc)
+        out.append(acc)
+    ctx.set_tangent(op.results[0], out)
+
+
+TANGENT_RULES: dict[type[Operation], ForwardRule] = {
+    xllvm.FAddOp: _t_fadd,
+    xllvm.FSubOp: _t_fsub,
+    xllvm.FMulOp: _t_fmul,
+    xllvm.FDivOp: _t_fdiv,
+    xllvm.FRemOp: _t_frem,
+    xllvm.FNegOp: _per_direction(_t_fneg),
+    xllvm.FPExtOp: _per_direction(_t_float_cast),
+    xllvm.FPTruncOp: _per_direction(_t_float_cast),
+    xllvm.BitcastOp: _per_direction(_t_bitcast),
+    ext.FreezeOp: _t_freeze,
+    ext.SelectOp: _per_direction(_t_select),
+    xllvm.ExtractValueOp: _per_direction(_same_op_on_tangents),
+    xllvm.InsertValueOp: _per_direction(_same_op_on_tangents),
+    ext.ExtractElementOp: _per_direction(_same_op_on_tangents),
+    xllvm.InsertElementOp: _per_direction(_same_op_on_tangents),
+    xllvm.ShuffleVectorOp: _per_direction(_same_op_on_tangents),
+    xllvm.VectorReduceFAddOp: _per_direction(_same_op_on_tangents),
+    xllvm.VectorReduceFMulOp: _t_reduce_fmul,
+}
+"""Tangent rules for instructions, by op class."""
+
+
+def _math_op_tangent(name: str) -> ForwardRule:
+    def rule(ctx: ForwardContext, op: Operation) -> None:
+        tangent_math_rule(ctx, op, name, list(op.operands))
+
+    return rule
+
+
+def _call_math_tangent(name: str) -> ForwardRule:
+    def rule(ctx: ForwardContext, op: Operation) -> None:
+        args = list(op.operands) if not isinstance(op, xllvm.CallIntrinsicOp) else list(op.args)
+        tangent_math_rule(ctx, op, name, args)
+
+    return rule
+
+
+def tangent_rule_for(op: Operation) -> ForwardRule | None:
+    """The tangent rule for `op`, or None when there is none."""
+    if (r := TANGENT_RULES.get(type(op))) is not None:
+        return r
+    name = op.name
+    if name in _REDUCE_MINMAX:
+        return _t_reduce_minmax
+    if name == "llvm.intr.powi":
+        return powi_tangent
+    if name == "llvm.intr.ldexp":
+        return ldexp_tangent
+    if name.startswith("llvm.intr."):
+        base = math_base_name(name.removeprefix("llvm.intr."))
+        return _math_op_tangent(base) if base is not None else None
+    if isinstance(op, xllvm.CallIntrinsicOp):
+        base = math_base_name(op.intrin.data)
+        return _call_math_tangent(base) if base is not None else None
+    if isinstance(op, xllvm.CallOp) and op.callee is not None:
+        if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
+            return ldexp_tangent
+        base = math_base_name(op.callee.string_value())
+        if base is not None and len(op.args) == MATH_ARITY.get(base, -1):
+            return _call_math_tangent(base)
+    return None

@@ -25,6 +25,12 @@ def _reverse_diff() -> type[ModulePass]:
     return ReverseDiffPass
 
 
+def _forward_diff() -> type[ModulePass]:
+    from xenzyme.transforms.forward_diff import ForwardDiffPass
+
+    return ForwardDiffPass
+
+
 def _lower_autodiff() -> type[ModulePass]:
     from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 
@@ -50,6 +56,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "raise-enzyme-calls": _raise_enzyme_calls,
         "reverse-diff": _reverse_diff,
         "lower-autodiff": _lower_autodiff,
+        "forward-diff": _forward_diff,
         "enzyme": _enzyme,
         "print-activity": _print_activity,
     }

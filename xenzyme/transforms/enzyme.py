@@ -1,10 +1,16 @@
 """`enzyme`: the whole pipeline, from a program using Enzyme's C ABI to optimised derivatives.
 
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
-    raise-enzyme-calls                          __enzyme_autodiff(...) -> autodiff.autodiff
+    raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff calls ->
+                                                autodiff.autodiff / autodiff.fwddiff
     reverse-diff                                generate and call the gradient functions
     lower-autodiff                              caches and accumulations -> llvm ops
+    forward-diff                                generate and call the tangent functions
     llvm-opt{level=postopt}                     clean up and optimise the result
+
+Forward mode comes after reverse mode is lowered: a function differentiated in forward mode
+may itself call `__enzyme_autodiff` (a Hessian-vector product is forward over reverse), and
+forward mode then differentiates the gradient function as the plain LLVM code it has become.
 
 `xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
 differentiate the unoptimised program (the ablation the benchmarks report).
@@ -19,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xenzyme.diagnostics import XenzymeError
+from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
@@ -44,5 +51,6 @@ class EnzymePass(ModulePass):
         RaiseEnzymeCallsPass().apply(ctx, op)
         ReverseDiffPass().apply(ctx, op)
         LowerAutodiffPass().apply(ctx, op)
+        ForwardDiffPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)

@@ -14,6 +14,26 @@ pointer is duplicated (its shadow comes next), an integer is constant.
 The derivatives of the active arguments come back as the request's result -- one value, or a
 struct in argument order -- and are converted to what the call returns in the C ABI (a value in
 registers, possibly reinterpreted, or a store through the `sret` pointer).
+
+Forward mode.  A call to a function whose name contains `__enzyme_fwddiff` becomes an
+`autodiff.fwddiff` request.  Enzyme's conventions for it, as its documentation and test
+programs show them (enzyme.mit.edu, "Examples", forward mode; Enzyme's forward-mode and
+vector-mode integration tests):
+
+* `__enzyme_fwddiff(f, x, dx)`: an unmarked floating-point argument is *duplicated*, not
+  active -- its value is followed by its tangent, and the call returns f'(x)·dx.  `enzyme_out`
+  has no meaning in forward mode and is an error here.
+* Pointers are duplicated too (`enzyme_dup, p, dp`, or unmarked): the shadow provides input
+  tangents, and receives the tangents of what the function writes -- overwritten, not
+  accumulated as in reverse mode.  `enzyme_dupnoneed, out, dout` says the primal output is not
+  needed; integers are constant by default; `enzyme_const` marks anything constant.
+* `enzyme_width, N` (before the function's arguments, N a compile-time constant): N directions
+  at once.  Each duplicated argument is followed by N tangents or shadows
+  (`enzyme_dup, x, dx1, dx2, dx3`; for a scalar `x, 1.0, 0.0`), and the call returns the N
+  tangents of the return value as the C ABI returns a struct of N values (`{double, double}`
+  in registers; three or more through the hidden `sret` pointer).
+* The call returns the tangent of f's floating-point return value; a function returning void
+  or an integer has no tangent to return (its outputs are the shadows it writes).
 """
 
 from __future__ import annotations
@@ -28,6 +48,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.activity import carries_derivative
+from xenzyme.analysis.cfg import constant_int
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -35,6 +56,11 @@ from xenzyme.transforms.reverse_diff import location_of
 
 ENTRY_POINTS = ("__enzyme_autodiff",)
 """Name fragments of the reverse-mode entry points handled here."""
+
+FORWARD_ENTRY_POINTS = ("__enzyme_fwddiff",)
+"""Name fragments of the forward-mode entry points."""
+
+FORWARD_MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const"}
 
 ARGUMENT_MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 LATER_MARKERS = {
@@ -71,6 +97,13 @@ def is_request(op: Operation) -> bool:
     return any(p in name for p in ENTRY_POINTS)
 
 
+def is_forward_request(op: Operation) -> bool:
+    if not isinstance(op, xllvm.CallOp) or op.callee is None:
+        return False
+    name = op.callee.string_value()
+    return any(p in name for p in FORWARD_ENTRY_POINTS)
+
+
 @dataclass
 class _Request:
     fn: xllvm.FuncOp
@@ -85,21 +118,27 @@ class Raiser:
         self.functions = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.FuncOp)}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
+        self.entry = "__enzyme_autodiff"
 
     def fail(self, call: Operation, message: str, notes: Sequence[str] = ()) -> XenzymeError:
         return XenzymeError(
-            f"invalid __enzyme_autodiff call: {message}",
+            f"invalid {self.entry} call: {message}",
             location_of(call, self.filename) or SourceLocation(self.filename),
             list(notes),
         )
 
     def run(self) -> None:
-        calls = [op for op in self.module.walk() if is_request(op)]
+        calls = [op for op in self.module.walk() if is_request(op) or is_forward_request(op)]
         used: set[str] = set()
         for call in calls:
             assert isinstance(call, xllvm.CallOp) and call.callee is not None
             used.add(call.callee.string_value())
-            self.raise_call(call)
+            if is_forward_request(call):
+                self.entry = "__enzyme_fwddiff"
+                ForwardCall(self, call).raise_it()
+            else:
+                self.entry = "__enzyme_autodiff"
+                self.raise_call(call)
         for name in used:
             decl = self.functions.get(name)
             if decl is not None and not decl.body.blocks and not _has_uses(self.module, name):
@@ -250,6 +289,135 @@ class Raiser:
         return None
 
 
+class ForwardCall:
+    """One `__enzyme_fwddiff` call: its arguments parsed by Enzyme's forward-mode conventions
+    (the module docstring), then replaced by an `autodiff.fwddiff` request."""
+
+    def __init__(self, raiser: Raiser, call: xllvm.CallOp):
+        self.raiser = raiser
+        self.call = call
+
+    def fail(self, message: str, notes: Sequence[str] = ()) -> XenzymeError:
+        return self.raiser.fail(self.call, message, notes)
+
+    def parse(self) -> tuple[xllvm.FuncOp, list[SSAValue], list[str], int]:
+        call = self.call
+        args = list(call.args)
+        if self.raiser.parse_sret(call) is not None:
+            args.pop(0)
+        if not args:
+            raise self.fail("the first argument must be the function to differentiate")
+        fn = self.raiser._function_of(call, args[0])
+        name = fn.sym_name.data
+        if fn.arg_attrs is not None and fn.arg_attrs.data:
+            first = fn.arg_attrs.data[0]
+            if isinstance(first, DictionaryAttr) and "llvm.sret" in first.data:
+                raise self.fail(f"@{name} returns a struct through a hidden pointer, which forward mode cannot return",
+                                ["write the results to an output array passed with enzyme_dup; its shadow receives the tangents"])  # fmt: skip
+        params = fn.function_type.inputs.data
+        width: int | None = None
+        acts: list[str] = []
+        operands: list[SSAValue] = []
+        i = 1
+        while i < len(args):
+            marker = marker_name(args[i])
+            act: str | None = None
+            if marker == "enzyme_width":
+                if acts or width is not None:
+                    raise self.fail("enzyme_width must come once, before the function's arguments")
+                if i + 1 >= len(args):
+                    raise self.fail("enzyme_width must be followed by the number of directions")
+                n = constant_int(args[i + 1])
+                if n is None or n < 1:
+                    raise self.fail("the width after enzyme_width must be a positive integer constant",
+                                    ["write the number of directions as a literal, e.g. enzyme_width, 4"])  # fmt: skip
+                width = n
+                i += 2
+                continue
+            if marker == "enzyme_out":
+                raise self.fail("enzyme_out (an active argument) has no meaning in forward mode",
+                                ["pass a scalar with its tangent: enzyme_dup, x, dx (or unmarked: x, dx)"])  # fmt: skip
+            if marker is not None:
+                if marker in LATER_MARKERS:
+                    raise self.fail(f"{marker} is not supported with __enzyme_fwddiff yet")
+                if marker not in FORWARD_MARKERS:
+                    raise self.fail(f"unknown marker '{marker}'",
+                                    [f"known markers: {', '.join(sorted([*FORWARD_MARKERS, 'enzyme_width']))}"])  # fmt: skip
+                act = FORWARD_MARKERS[marker]
+                i += 1
+                if i >= len(args):
+                    raise self.fail(f"{marker} must be followed by an argument")
+            j = len(acts)
+            if j >= len(params):
+                raise self.fail(f"too many arguments: @{name} takes {len(params)}")
+            value, expected = args[i], params[j]
+            if value.type != expected:
+                raise self.fail(f"argument {j} of @{name} has type {expected}, got {value.type}", _promotion_note(value.type, expected))
+            if act is None:
+                act = _default_forward_activity(expected)
+            if ad.has_shadow(act) and not _has_tangent(expected):
+                raise self.fail(f"argument {j} is marked {'enzyme_' + act} but has no derivative ({expected})",
+                                ["mark integers enzyme_const"])  # fmt: skip
+            operands.append(value)
+            i += 1
+            if ad.has_shadow(act):
+                n = width or 1
+                what = "shadow" if isinstance(expected, ext.LLVMPointerType) else "tangent"
+                if i + n > len(args):
+                    raise self.fail(f"argument {j} ({act}) needs {n} {what}{'s' if n > 1 else ''} after it"
+                                    + (f" (enzyme_width {n})" if width else ""))  # fmt: skip
+                for k in range(n):
+                    shadow = args[i + k]
+                    if shadow.type != expected:
+                        raise self.fail(f"the {what} of argument {j} has type {shadow.type}, expected {expected}",
+                                        _promotion_note(shadow.type, expected))  # fmt: skip
+                    operands.append(shadow)
+                i += n
+            acts.append(act)
+        if len(acts) != len(params):
+            raise self.fail(f"too few arguments: @{name} takes {len(params)}, got {len(acts)}")
+        return fn, operands, acts, width or 1
+
+    def raise_it(self) -> None:
+        call = self.call
+        fn, operands, acts, width = self.parse()
+        ret = fn.function_type.output
+        if isinstance(ret, ext.LLVMVoidType):
+            ret_act = "none"
+        elif ad.is_float_like(ret) or carries_derivative(ret):
+            ret_act = "dupnoneed"
+        else:
+            ret_act = "const"
+        rtype = ad.fwddiff_result_type(ret, ret_act, width)
+        if rtype is None and call.returned is not None and call.returned.uses:
+            raise self.fail(f"@{fn.sym_name.data} returns {ret}, which has no tangent to return",
+                            ["declare __enzyme_fwddiff as returning void; the tangents of outputs are written to their shadows"])  # fmt: skip
+        op = ad.FwdDiffOp(fn.sym_name.data, operands, acts, ret_act, rtype, width)
+        op.location = call.location
+        block = call.parent_block()
+        assert block is not None
+        block.insert_op_before(op, call)
+        self.raiser._deliver(call, op, rtype)  # type: ignore[arg-type]
+        call.detach()
+        call.erase()
+
+
+def _promotion_note(got: Attribute, expected: Attribute) -> list[str]:
+    if str(got) == "f64" and str(expected) == "f32":
+        return ["a float passed through `...` is promoted to double; declare a prototype for the "
+                "entry point with float parameters"]  # fmt: skip
+    return []
+
+
+def _has_tangent(t: Attribute) -> bool:
+    return carries_derivative(t) or isinstance(t, ext.LLVMPointerType)
+
+
+def _default_forward_activity(t: Attribute) -> str:
+    """Forward mode duplicates floating-point values and pointers; integers are constant."""
+    return "dup" if _has_tangent(t) else "const"
+
+
 def _larger(a: Attribute, b: Attribute) -> Attribute:
     """A type at least as large as both (for a reinterpreting round trip through memory)."""
     return ext.LLVMStructType.from_type_list([a, b]) if a != b else a
@@ -274,7 +442,8 @@ def _has_uses(module: ModuleOp, name: str) -> bool:
 
 @dataclass(frozen=True)
 class RaiseEnzymeCallsPass(ModulePass):
-    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests."""
+    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests, and
+    `__enzyme_fwddiff(...)` calls into `autodiff.fwddiff` requests."""
 
     name = "raise-enzyme-calls"
 

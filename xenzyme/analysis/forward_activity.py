@@ -1,0 +1,335 @@
+"""Activity for forward mode: which values carry tangents and which pointers have shadows.
+
+Forward mode needs half of what reverse mode needs: a value gets a tangent when it is *varied*
+(it depends on an input with a tangent); whether anything downstream uses it does not matter,
+since an unused tangent is dead code LLVM removes.  Pointers get a *shadow* (a pointer to the
+tangents of the memory they point into) when that memory may hold varied data.
+
+Memory is tracked by object, as in `activity.py`, with two differences that forward mode needs
+to follow memory the function creates itself:
+
+* the result of a call is an object (memory a call returns: `malloc`, `realloc`, a helper that
+  returns a buffer), so that a heap buffer that receives varied data gets a shadow buffer, and
+  a defined function returning a pointer is asked for the shadow of its result;
+* a pointer stored into shadowed memory makes the memory it points to shadowed too, so that
+  whoever loads the pointer back finds a real shadow next to it (the cache buffers of a gradient
+  function, a struct holding a pointer to a heap array).
+
+Pointers loaded from local slots that are only loaded and stored (a pointer variable of
+unoptimised code) stand for the values stored into the slot.  The analysis is a fixpoint over
+the function in reverse post-order; it rewrites nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import VectorType
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
+from xenzyme.analysis.alias import UNKNOWN, Object
+from xenzyme.analysis.cfg import CFG
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects.autodiff import has_shadow
+
+_ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
+_NO_TANGENT = (
+    ext.ICmpOp, ext.FCmpOp, ext.FPToSIOp, ext.FPToUIOp, xllvm.SIToFPOp, ext.UIToFPOp,
+    xllvm.PtrToIntOp, xllvm.IntToPtrOp,
+)  # fmt: skip
+"""Ops whose results never depend differentiably on their operands."""
+
+HEAP_ALLOCATORS = {
+    "malloc", "calloc", "aligned_alloc", "valloc", "_Znwm", "_Znam", "_ZnwmSt11align_val_t",
+    "_ZnamSt11align_val_t",
+}  # fmt: skip
+"""Functions returning fresh heap memory (realloc aside: it also takes the old buffer)."""
+
+FREE_FUNCTIONS = {"free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t"}
+
+NO_STORE_FUNCTIONS = {
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "abort", "exit",
+    "__assert_fail", "clock", "time", "rand", "srand", "strlen", "strcmp", "strncmp", "memcmp",
+    "madvise",
+} | FREE_FUNCTIONS  # fmt: skip
+"""Library functions that write no floating-point data into memory their arguments point to."""
+
+
+def has_tangent_type(t: Attribute) -> bool:
+    """Types whose values carry a tangent by value: floats, float vectors, and aggregates of
+    floats or pointers (an aggregate's tangent holds the shadows of its pointer fields)."""
+    if carries_derivative(t):
+        return True
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        return any(has_tangent_type(m) or is_pointer_like(m) for m in t.types.data)
+    if isinstance(t, ext.LLVMArrayType):
+        return has_tangent_type(t.type) or is_pointer_like(t.type)
+    return False
+
+
+@dataclass
+class ForwardActivity:
+    varied: set[SSAValue] = field(default_factory=set)
+    """Values with tangents."""
+    shadowed: set[SSAValue] = field(default_factory=set)
+    """Pointers with shadows."""
+    shadowed_objects: set[Object] = field(default_factory=set)
+    """Objects (arguments, allocas, globals by name, call results) whose memory may hold varied
+    data, or pointers to such memory."""
+    unshadowed_stores: list[Operation] = field(default_factory=list)
+    """Stores (and copies) of varied data into memory that has no shadow: errors to report."""
+    reinterpreted: list[Operation] = field(default_factory=list)
+    """Ops where float bits with a tangent come back from integer code (errors to report)."""
+
+    def is_active(self, v: SSAValue) -> bool:
+        return v in self.varied
+
+
+def analyze_forward_activity(
+    cfg: CFG,
+    args: Sequence[BlockArgument],
+    activities: Sequence[str],
+    return_shadow: bool,
+    constant_globals: set[str],
+) -> ForwardActivity:
+    """Activity of a function whose arguments have these activities (`dup`/`dupnoneed` give an
+    argument a tangent or a shadow, `const` none).  `return_shadow`: the caller wants the shadow
+    of a returned pointer, so the memory it points to needs one."""
+    return _Analysis(cfg, constant_globals).run(args, activities, return_shadow)
+
+
+class _Analysis:
+    def __init__(self, cfg: CFG, constant_globals: set[str]):
+        self.cfg = cfg
+        self.constant_globals = constant_globals
+        self.info = ForwardActivity()
+        self.objects_memo: dict[SSAValue, set[Object]] = {}
+        self.changed = False
+
+    def run(self, args: Sequence[BlockArgument], activities: Sequence[str], return_shadow: bool) -> ForwardActivity:
+        info = self.info
+        for arg, act in zip(args, activities, strict=True):
+            if not has_shadow(act):
+                continue
+            if is_pointer_like(arg.type):
+                info.shadowed.add(arg)
+                info.shadowed_objects.add(arg)
+            elif has_tangent_type(arg.type):
+                info.varied.add(arg)
+        self.return_shadow = return_shadow
+        self.changed = True
+        while self.changed:
+            self.changed = False
+            for b in self.cfg.rpo:
+                for p in self.cfg.preds[b]:
+                    for arg, inc in zip(b.args, self.cfg.incoming(b, p), strict=True):
+                        self.mark(arg, inc in info.varied, inc in info.shadowed)
+                for op in b.ops:
+                    self.transfer(op)
+        self._collect_unshadowed()
+        _reinterpretation(self.cfg, info)  # type: ignore[arg-type]  (same fields as ActivityInfo)
+        return info
+
+    # ---- marking ----------------------------------------------------------------------------
+
+    def mark(self, v: SSAValue, varied: bool, shadowed: bool) -> None:
+        info = self.info
+        if varied and has_tangent_type(v.type) and v not in info.varied:
+            info.varied.add(v)
+            self.changed = True
+        if shadowed and is_pointer_like(v.type) and v not in info.shadowed:
+            info.shadowed.add(v)
+            self.changed = True
+
+    def shadow_objects(self, ptr: SSAValue, arguments_too: bool = False) -> None:
+        """The memory `ptr` points into may hold varied data (or pointers to such memory).
+        Arguments and pointers of unknown origin cannot gain a shadow here: the caller decides
+        theirs (a store into them is reported unless the pointer itself is shadowed)."""
+        for obj in self.objects(ptr):
+            if obj is UNKNOWN or obj in self.info.shadowed_objects:
+                continue
+            if isinstance(obj, BlockArgument) and obj.block is self.cfg.entry and not arguments_too:
+                continue
+            if isinstance(obj, str) and obj in self.constant_globals and not arguments_too:
+                continue
+            self.info.shadowed_objects.add(obj)
+            self.changed = True
+
+    # ---- objects ----------------------------------------------------------------------------
+
+    def objects(self, v: SSAValue) -> set[Object]:
+        """What `v` may point into: arguments, allocas and call results (their SSA values),
+        globals (their names), or UNKNOWN."""
+        memo = self.objects_memo.get(v)
+        if memo is not None:
+            return memo
+        out: set[Object] = set()
+        seen: set[SSAValue] = set()
+        work = [v]
+        while work:
+            x = work.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            if len(seen) > 256:
+                out = {UNKNOWN}
+                break
+            if isinstance(x, BlockArgument):
+                if x.block is self.cfg.entry:
+                    out.add(x)
+                else:
+                    work += [self.cfg.incoming(x.block, p)[x.index] for p in self.cfg.preds.get(x.block, [])]
+                continue
+            op = x.owner
+            if isinstance(op, _ADDRESS_OPS):
+                work.append(op.operands[0])
+            elif isinstance(op, ext.SelectOp):
+                work += [op.lhs, op.rhs]
+            elif isinstance(op, xllvm.AllocaOp | xllvm.CallOp):
+                out.add(x)
+            elif isinstance(op, xllvm.AddressOfOp):
+                out.add(op.global_name.string_value())
+            elif isinstance(op, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp):
+                continue
+            elif isinstance(op, xllvm.LoadOp) and (stored := _slot_values(op.ptr, self)) is not None:
+                work += stored
+            else:
+                out.add(UNKNOWN)
+        self.objects_memo[v] = out
+        return out
+
+    # ---- transfer -----------------------------------------------------------------------------
+
+    def transfer(self, op: Operation) -> None:
+        info = self.info
+        varied, shadowed = info.varied, info.shadowed
+        if isinstance(op, _NO_TANGENT):
+            return
+        if isinstance(op, xllvm.AllocaOp):
+            if op.res in info.shadowed_objects:
+                self.mark(op.res, False, True)
+            return
+        if isinstance(op, xllvm.AddressOfOp):
+            if op.global_name.string_value() in info.shadowed_objects:
+                self.mark(op.result, False, True)
+            return
+        if isinstance(op, xllvm.LoadOp):
+            s = op.ptr in shadowed
+            self.mark(op.dereferenced_value, s, s)
+            return
+        if isinstance(op, ext.StoreOp):
+            v, p = op.value, op.ptr
+            if v in varied or v in shadowed:
+                self.shadow_objects(p)
+            if p in shadowed and is_pointer_like(v.type):
+                self.shadow_objects(v)
+            return
+        if isinstance(op, ext.MemcpyOp | ext.MemmoveOp):
+            if op.args[1] in shadowed:
+                self.shadow_objects(op.args[0])
+            return
+        if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
+            p = op.operands[0]
+            if any(o in varied for o in op.operands[1:]):
+                self.shadow_objects(p)
+            for r in op.results:
+                self.mark(r, p in shadowed, p in shadowed)
+            return
+        if isinstance(op, _ADDRESS_OPS):
+            src = op.operands[0]
+            self.mark(op.results[0], src in varied, src in shadowed)
+            return
+        if isinstance(op, xllvm.ReturnOp):
+            if self.return_shadow and op.arg is not None and is_pointer_like(op.arg.type):
+                self.shadow_objects(op.arg)
+            return
+        if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+            self._call(op)
+            return
+        any_varied = any(o in varied for o in op.operands)
+        any_shadowed = any(o in shadowed for o in op.operands)
+        for r in op.results:
+            self.mark(r, any_varied or any_shadowed, any_shadowed or any_varied)
+
+    def _call(self, op: Operation) -> None:
+        info = self.info
+        callee = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
+        args = list(op.operands)
+        result = op.results[0] if op.results else None
+        if callee in HEAP_ALLOCATORS:
+            if result is not None and result in info.shadowed_objects:
+                self.mark(result, False, True)
+            return
+        if callee in ("realloc", "reallocf"):
+            if result is not None and (args[0] in info.shadowed or result in info.shadowed_objects):
+                self.mark(result, False, True)
+                self.shadow_objects(args[0])
+            return
+        if callee in NO_STORE_FUNCTIONS:
+            return
+        any_varied = any(o in info.varied for o in args)
+        any_shadowed = any(o in info.shadowed for o in args)
+        if result is not None:
+            self.mark(result, any_varied or any_shadowed,
+                      any_shadowed or result in info.shadowed_objects)  # fmt: skip
+        if any_varied or any_shadowed:
+            # The callee may store what it received through any pointer it received.
+            for o in args:
+                if is_pointer_like(o.type) and not isinstance(o.type, VectorType):
+                    self.shadow_objects(o)
+
+    def _collect_unshadowed(self) -> None:
+        info = self.info
+        for b in self.cfg.rpo:
+            for op in b.ops:
+                if isinstance(op, ext.StoreOp):
+                    if (op.value in info.varied or op.value in info.shadowed) and op.ptr not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+                elif isinstance(op, ext.MemcpyOp | ext.MemmoveOp):
+                    if op.args[1] in info.shadowed and op.args[0] not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+                elif isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
+                    if any(o in info.varied for o in op.operands[1:]) and op.operands[0] not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+
+
+def _slot_values(p: SSAValue, analysis: _Analysis) -> list[SSAValue] | None:
+    """The values ever stored into the memory `p` points to, when that is only allocas that are
+    loaded from and stored to (a pointer variable of unoptimised code); None otherwise."""
+    values: list[SSAValue] = []
+    roots: list[SSAValue] = []
+    work, seen = [p], set()
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        op = x.owner
+        if isinstance(op, _ADDRESS_OPS):
+            work.append(op.operands[0])
+        elif isinstance(op, xllvm.AllocaOp):
+            roots.append(x)
+        else:
+            return None
+    for alloca in roots:
+        work = [alloca]
+        while work:
+            q = work.pop()
+            for use in q.uses:
+                user = use.operation
+                if isinstance(user, xllvm.LoadOp):
+                    continue
+                if isinstance(user, _ADDRESS_OPS) and use.index == 0:
+                    work.append(user.results[0])
+                    continue
+                if isinstance(user, ext.StoreOp) and use.index == 1:
+                    values.append(user.value)
+                    continue
+                if user.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+                    continue
+                return None
+    del analysis
+    return values
