@@ -258,10 +258,25 @@ class Emitter:
         return self.insert(cls.create(operands=[v], result_types=[t]))
 
     def int_to_float(self, v: SSAValue, like: Attribute) -> SSAValue:
+        """sitofp of integer `v` to the float type `like` (a scalar `v` is splatted when `like`
+        is a vector, as for powi's exponent)."""
         t = like
         if isinstance(v.type, VectorType) and not isinstance(t, VectorType):
             t = VectorType(t, v.type.get_shape())
+        if isinstance(t, VectorType) and not isinstance(v.type, VectorType):
+            return self.splat(self.int_to_float(v, t.element_type), t)
         return self.insert(xllvm.SIToFPOp.create(operands=[v], result_types=[t]))
+
+    def splat(self, scalar: SSAValue, t: VectorType) -> SSAValue:
+        """A vector of type `t` with `scalar` in every lane."""
+        from xdsl.dialects.builtin import DenseArrayBase
+
+        zero = self.insert(xllvm.ConstantOp(IntegerAttr(0, i32), i32))
+        first = self.insert(xllvm.InsertElementOp.create(operands=[self.insert(ext.PoisonOp(t)), scalar, zero], result_types=[t]))
+        n = t.get_shape()[0]
+        return self.insert(xllvm.ShuffleVectorOp.create(
+            operands=[first, first], properties={"mask": DenseArrayBase.from_list(i32, [0] * n)}, result_types=[t]
+        ))  # fmt: skip
 
     # ---- math functions -----------------------------------------------------------------
 

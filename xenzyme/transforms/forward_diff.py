@@ -590,7 +590,7 @@ class ForwardBuilder:
                               ["allocate the buffer in this function, or pass it with its shadow (enzyme_dup)"])  # fmt: skip
                 s = e.insert(op.clone_without_regions(self._operands(op, {old: self.shadow(old)[k]})))
             else:
-                s = e.insert(op.clone_without_regions(self.fwd))
+                s = e.insert(op.clone_without_regions(self._operands(op, {})))
                 if callee != "calloc":
                     size = self.fwd[op.operands[1] if callee == "aligned_alloc" else op.operands[0]]
                     if size.type != i64:
