@@ -1,0 +1,26 @@
+; RUN: not xenzyme-opt %s -p raise-enzyme-calls,reverse-diff 2>&1 | filecheck %s
+
+; An active value stored through a pointer marked enzyme_const: the derivative would be lost.
+
+source_filename = "prog.c"
+
+@enzyme_const = external global i32
+
+declare void @__enzyme_autodiff(...)
+
+define void @f(double %x, ptr %out) {
+  %m = fmul double %x, %x
+  store double %m, ptr %out, align 8
+  ret void
+}
+
+define void @g(double %x, ptr %o) {
+  %c = load i32, ptr @enzyme_const
+  call void (...) @__enzyme_autodiff(ptr @f, double %x, i32 %c, ptr %o)
+  ret void
+}
+
+; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f: active data is stored through argument 1, which has no shadow (const)
+; CHECK-NEXT: note: in: llvm.store %m, %out {alignment = 8 : i64} : f64, !llvm.ptr
+; CHECK-NEXT: note: mark argument 1 enzyme_dup with a shadow, or the stored value enzyme_const
+; CHECK-NOT:  Traceback

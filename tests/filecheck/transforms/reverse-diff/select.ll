@@ -1,0 +1,45 @@
+; RUN: xenzyme-opt %s -p raise-enzyme-calls,reverse-diff | filecheck %s
+
+; select: the adjoint goes to the operand that was chosen, zero to the other, with the primal
+; condition.  A constant operand (2.0) gets nothing.  The comparison is integer-valued code: no
+; adjoint, and it is used directly from the forward sweep.
+
+declare { double, double } @__enzyme_autodiff(...)
+
+define double @f(double %x, double %y) {
+  %c = fcmp olt double %x, %y
+  %s = select i1 %c, double %x, double %y
+  %k = select i1 %c, double 2.0, double %x
+  %r = fmul double %s, %k
+  ret double %r
+}
+
+define { double, double } @g(double %x, double %y) {
+  %r = call { double, double } (...) @__enzyme_autodiff(ptr @f, double %x, double %y)
+  ret { double, double } %r
+}
+
+; CHECK-LABEL: llvm.func internal @diffef(
+; CHECK:         %[[C:.*]] = llvm.fcmp "olt" %{{.*}}, %{{.*}} : f64
+; CHECK:         llvm.br ^[[REV:[a-z0-9]+]]
+; CHECK-NEXT:  ^[[REV]]:
+
+; %k = select %c, 2.0, %x: only %x, on the false side.
+; CHECK:         %[[DK:.*]] = llvm.load %d_k : !llvm.ptr -> f64
+; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    llvm.store %{{.*}}, %d_k : f64, !llvm.ptr
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[SK:.*]] = llvm.select %[[C]], %[[Z1]], %[[DK]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %d_x, %[[SK]] : !llvm.ptr, f64
+
+; %s = select %c, %x, %y: both sides.
+; CHECK:         %[[DS:.*]] = llvm.load %d_s : !llvm.ptr -> f64
+; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    llvm.store %{{.*}}, %d_s : f64, !llvm.ptr
+; CHECK-NEXT:    %[[Z2:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[SX:.*]] = llvm.select %[[C]], %[[DS]], %[[Z2]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %d_x, %[[SX]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[SY:.*]] = llvm.select %[[C]], %[[Z2]], %[[DS]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %d_y, %[[SY]] : !llvm.ptr, f64
+; CHECK-NOT:     llvm.fcmp
+; CHECK:         llvm.return
