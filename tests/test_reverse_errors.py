@@ -30,53 +30,6 @@ class Case:
 
 CASES = [
     Case(
-        "call_not_inlined",
-        """\
-extern double __enzyme_autodiff(void *, ...);
-__attribute__((noinline)) double helper(double x) { return x * x + 1.0; }
-static double f(double x) {
-  double y = x * 3.0;
-  return helper(y) * x;
-}
-double df(double x) { return __enzyme_autodiff((void *)f, x); }
-""",
-        5,
-        ("cannot differentiate @f", "the call to @helper (not inlined) has active arguments", "llvm.call", "note: inline it"),
-        levels=("-O2",),  # at -O0 clang marks every function noinline, and the pipeline inlines them
-    ),
-    Case(
-        "call_writing_through_pointers",
-        """\
-extern double __enzyme_autodiff(void *, ...);
-__attribute__((noinline)) void rhs(double x, double v, double *dx, double *dv) {
-  *dx = v;
-  *dv = -x * x;
-}
-static double f(double x) {
-  double a, b;
-  rhs(x, 2.0 * x, &a, &b);
-  return a + b;
-}
-double df(double x) { return __enzyme_autodiff((void *)f, x); }
-""",
-        8,
-        ("cannot differentiate @f", "the call to @rhs (not inlined) has active arguments", "note: inline it"),
-        levels=("-O2",),
-    ),
-    Case(
-        "recursion",
-        """\
-extern double __enzyme_autodiff(void *, ...);
-static double f(double x, int n) {
-  if (n <= 0) return x;
-  return x * f(x * 0.5, n - 1);
-}
-double df(double x, int n) { return __enzyme_autodiff((void *)f, x, n); }
-""",
-        4,
-        ("cannot differentiate @f", "the call to @f (not inlined)", "note:"),
-    ),
-    Case(
         "external_function",
         """\
 extern double __enzyme_autodiff(void *, ...);

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import VectorType
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import UNKNOWN, Object, underlying_objects
@@ -155,18 +155,39 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     changed = False
     any_varied = any(o in varied for o in op.operands)
     any_shadowed = any(o in shadowed for o in op.operands)
+    # What a call returns may be computed from memory it reads through shadowed pointers.
+    reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
     for r in op.results:
-        changed |= _mark(info, r, any_varied, any_shadowed)
-    if isinstance(op, xllvm.CallOp | ext.InvokeOp) and any_shadowed:
-        # A callee may store through shadowed pointers what it received: treat the memory
-        # reachable from its pointer arguments as shadowed (conservative).
-        for o in op.operands:
-            if o in shadowed:
-                for obj in underlying_objects(o, cfg):
-                    if obj not in info.shadowed_objects:
-                        info.shadowed_objects.add(obj)
-                        changed = True
+        changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), any_shadowed)
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp) and (any_shadowed or any_varied):
+        # A callee may store what it received (varied values, or data read through shadowed
+        # pointers) through any pointer argument it may write: that memory needs a shadow.
+        for i, o in enumerate(op.operands):
+            if not is_pointer_like(o.type) or _call_reads_only(op, i):
+                continue
+            for obj in underlying_objects(o, cfg):
+                if obj is UNKNOWN or isinstance(obj, BlockArgument) or obj in info.shadowed_objects:
+                    continue
+                info.shadowed_objects.add(obj)
+                changed = True
     return changed
+
+
+def _call_reads_only(op: Operation, index: int) -> bool:
+    """Whether the call cannot write through its `index`-th operand (readonly/readnone, or a
+    callee that writes no memory)."""
+    fn_attrs = op.attributes.get("fn_attrs")
+    if isinstance(fn_attrs, ArrayAttr) and any(
+        isinstance(a, StringAttr) and a.data in ("memory(none)", "memory(read)", "readnone", "readonly")
+        for a in fn_attrs.data
+    ):
+        return True
+    arg_attrs = op.attributes.get("arg_attrs")
+    if isinstance(arg_attrs, ArrayAttr) and index < len(arg_attrs.data):
+        d = arg_attrs.data[index]
+        if isinstance(d, DictionaryAttr) and ("llvm.readonly" in d.data or "llvm.readnone" in d.data):
+            return True
+    return False
 
 
 def _store_into(cfg: CFG, info: ActivityInfo, op: Operation, ptr: SSAValue) -> bool:

@@ -40,6 +40,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     opt_result_def,
     prop_def,
@@ -274,20 +275,76 @@ def _cache_elem(v: SSAValue) -> Attribute:
 
 @irdl_op_definition
 class CacheInitOp(IRDLOperation):
-    """`%c = autodiff.cache.init : !autodiff.cache<f64>`; `{single}` when pushed outside loops."""
+    """`%c = autodiff.cache.init : !autodiff.cache<f64>`; `single` when pushed outside loops.
+
+    With `in %storage` the cache's state lives in that memory (a field of a tape) instead of the
+    function's stack frame, so that another function can `attach` to it: split mode, where the
+    forward sweep and the reverse sweep are separate functions.  Such a cache is not freed when
+    the function returns; `autodiff.cache.free` frees it.
+    """
 
     name = "autodiff.cache.init"
 
+    storage = opt_operand_def(LLVMPointerType)
     res = result_def(CacheType)
     single = opt_prop_def(UnitAttr)
 
-    assembly_format = "(`single` $single^)? attr-dict `:` type($res)"
+    assembly_format = "(`single` $single^)? (`in` $storage^ `:` type($storage))? attr-dict `:` type($res)"
 
-    def __init__(self, element_type: Attribute, single: bool = False):
+    def __init__(self, element_type: Attribute, single: bool = False, storage: SSAValue | None = None):
         super().__init__(
+            operands=[[storage] if storage is not None else []],
             result_types=[CacheType(element_type)],
             properties={"single": UnitAttr() if single else None},
         )
+
+
+@irdl_op_definition
+class CacheAttachOp(IRDLOperation):
+    """`%c = autodiff.cache.attach %storage : !autodiff.cache<f64>`: a cache that an
+    `autodiff.cache.init in %storage` created, seen from another function (split mode)."""
+
+    name = "autodiff.cache.attach"
+
+    storage = operand_def(LLVMPointerType)
+    res = result_def(CacheType)
+    single = opt_prop_def(UnitAttr)
+
+    assembly_format = "(`single` $single^)? $storage attr-dict `:` type($storage) `->` type($res)"
+
+    def __init__(self, storage: SSAValue, element_type: Attribute, single: bool = False):
+        super().__init__(
+            operands=[storage],
+            result_types=[CacheType(element_type)],
+            properties={"single": UnitAttr() if single else None},
+        )
+
+
+@irdl_op_definition
+class CacheFreeOp(IRDLOperation):
+    """`autodiff.cache.free %c : !autodiff.cache<f64>`: release a tape-resident cache's buffer."""
+
+    name = "autodiff.cache.free"
+
+    cache = operand_def(CacheType)
+
+    def __init__(self, cache: SSAValue | Operation):
+        super().__init__(operands=[cache])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CacheFreeOp:
+        return cls(_parse_cache_operand(parser))
+
+    def print(self, printer: Printer) -> None:
+        _print_cache_operand(printer, self)
+
+
+def cache_storage_type(element_type: Attribute, single: bool) -> Attribute:
+    """The memory a cache's state takes: the value itself for a `single` cache, otherwise
+    `{data pointer, size, capacity}` of its stack."""
+    if single:
+        return element_type
+    return LLVMStructType.from_type_list([LLVMPointerType(), IntegerType(64), IntegerType(64)])
 
 
 @irdl_op_definition
@@ -712,6 +769,9 @@ def _has_tangent(t: Attribute) -> bool:
 
 AUTODIFF = Dialect(
     "autodiff",
-    [AutodiffOp, FwdDiffOp, CacheInitOp, CachePushOp, CachePeekOp, CachePopOp, CacheReserveOp, AccumulateOp],
+    [
+        AutodiffOp, FwdDiffOp, CacheInitOp, CacheAttachOp, CacheFreeOp, CachePushOp, CachePeekOp, CachePopOp,
+        CacheReserveOp, AccumulateOp,
+    ],  # fmt: skip
     [CacheType],
 )

@@ -29,7 +29,8 @@ from xenzyme.rules import Emitter, ensure_declaration
 
 _PTR = ext.LLVMPointerType()
 _AUTODIFF_OPS = (
-    ad.AccumulateOp, ad.CacheInitOp, ad.CachePushOp, ad.CachePeekOp, ad.CachePopOp, ad.CacheReserveOp,
+    ad.AccumulateOp, ad.CacheInitOp, ad.CacheAttachOp, ad.CachePushOp, ad.CachePeekOp, ad.CachePopOp,
+    ad.CacheReserveOp, ad.CacheFreeOp,
 )  # fmt: skip
 HUGE_BUFFER = 4 << 20
 HUGE_PAGE = 2 << 20
@@ -64,9 +65,12 @@ class Lowering:
         stacks: dict[SSAValue, _Stack | SSAValue] = {}
         entry = fn.body.blocks.first
         assert entry is not None
+        owned: list[_Stack] = []
         for op in ops:
-            if isinstance(op, ad.CacheInitOp):
-                stacks[op.res] = self._init(op, entry)
+            if isinstance(op, ad.CacheInitOp | ad.CacheAttachOp):
+                stacks[op.res] = state = self._init(op, entry)
+                if isinstance(op, ad.CacheInitOp) and op.storage is None and isinstance(state, _Stack):
+                    owned.append(state)  # lives and dies with this call
         for op in ops:
             if isinstance(op, ad.AccumulateOp):
                 self._accumulate(op)
@@ -78,11 +82,12 @@ class Lowering:
                 self._pop(op, stacks[op.cache])
             elif isinstance(op, ad.CacheReserveOp):
                 self._reserve(op, stacks[op.cache])
-        heap = [s for s in stacks.values() if isinstance(s, _Stack)]
-        if heap:
-            self._free_at_returns(fn, heap)
+            elif isinstance(op, ad.CacheFreeOp):
+                self._free(op, stacks[op.cache])
+        if owned:
+            self._free_at_returns(fn, owned)
         for op in ops:
-            if isinstance(op, ad.CacheInitOp):
+            if isinstance(op, ad.CacheInitOp | ad.CacheAttachOp):
                 if op.res.uses:
                     raise XenzymeError(f"internal error: cache still used in @{fn.sym_name.data}")
                 op.detach()
@@ -90,9 +95,21 @@ class Lowering:
 
     # ---- caches -------------------------------------------------------------------------
 
-    def _init(self, op: ad.CacheInitOp, entry: Block) -> _Stack | SSAValue:
+    def _init(self, op: ad.CacheInitOp | ad.CacheAttachOp, entry: Block) -> _Stack | SSAValue:
+        """The cache's state: stack slots, or fields of the memory at its `storage` operand."""
         elem = op.res.type.element_type  # type: ignore[attr-defined]
         b = Builder(InsertPoint.before(op))
+        storage = op.storage
+        if storage is not None:
+            if op.single is not None:
+                return storage
+            fields = ad.cache_storage_type(elem, False)
+            data, size, cap = (
+                b.insert(ext.GEPOp(storage, [0, k], fields)).results[0] for k in range(3)
+            )
+            if isinstance(op, ad.CacheInitOp):
+                self._empty(b, data, size, cap)
+            return _Stack(data, size, cap, elem)
         one = b.insert(_const(1)).results[0]
 
         def slot(t: Attribute, hint: str) -> SSAValue:
@@ -105,12 +122,23 @@ class Lowering:
         data = slot(_PTR, "cache.data")
         size = slot(i64, "cache.size")
         cap = slot(i64, "cache.cap")
+        self._empty(b, data, size, cap)
+        return _Stack(data, size, cap, elem)
+
+    def _empty(self, b: Builder, data: SSAValue, size: SSAValue, cap: SSAValue) -> None:
         zero = b.insert(_const(0)).results[0]
         null = b.insert(xllvm.ZeroOp.create(result_types=[_PTR])).results[0]
         b.insert(ext.StoreOp(null, data))
         b.insert(ext.StoreOp(zero, size))
         b.insert(ext.StoreOp(zero, cap))
-        return _Stack(data, size, cap, elem)
+
+    def _free(self, op: ad.CacheFreeOp, stack: _Stack | SSAValue) -> None:
+        if isinstance(stack, _Stack):
+            ensure_declaration(self.module, "free", ext.LLVMFunctionType([_PTR], ext.LLVMVoidType()))
+            b = Builder(InsertPoint.before(op))
+            data = b.insert(xllvm.LoadOp(stack.data, _PTR)).results[0]
+            b.insert(_call("free", [data], None))
+        _erase(op)
 
     def _push(self, op: ad.CachePushOp, stack: _Stack | SSAValue) -> None:
         if not isinstance(stack, _Stack):

@@ -83,7 +83,7 @@ from xenzyme.analysis.types import (
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import PURE_CALL_ATTRS, Emitter, zero_constant
+from xenzyme.rules import PURE_CALL_ATTRS, Emitter, ensure_declaration, zero_constant
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.memory import ADJOINT, COPY, ZERO, CopyPlan, copy_helper
 from xenzyme.rules.llvm import rule_for
@@ -141,10 +141,24 @@ def i64_const(e: Emitter, v: int) -> SSAValue:
 @dataclass
 class _Cache:
     init: ad.CacheInitOp
-    value: SSAValue
-    """The forward-sweep value pushed."""
-    block: Block
-    """The primal block at whose reverse the value is popped."""
+    """Where the forward sweep pushes."""
+    handle: SSAValue
+    """Where the reverse sweep peeks and pops: `init`'s result, or in split mode the
+    `autodiff.cache.attach` of the reverse function."""
+    value: SSAValue | None = None
+    """The forward-sweep value pushed right after its definition (None: pushed explicitly)."""
+    block: Block | None = None
+    """The primal block at whose reverse the value is popped (None: popped explicitly)."""
+
+
+@dataclass
+class _CallPlan:
+    """How a call to a differentiated function is split: activities, and the two halves."""
+
+    activities: list[str]
+    ret_activity: str
+    augmented: str
+    reverse: str
 
 
 @dataclass
@@ -164,8 +178,14 @@ class ReverseBuilder:
         ret_activity: str,
         name: str,
         filename: str | None,
+        generator: GradientGenerator | None = None,
+        split: bool = False,
     ):
         self.module = module
+        self.generator = generator
+        self.split = split
+        """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
+        joined by a tape that holds every cache; otherwise one function does both."""
         self.fn = fn
         self.acts = list(activities)
         self.ret_activity = ret_activity
@@ -196,10 +216,15 @@ class ReverseBuilder:
         self.slots: dict[SSAValue, SSAValue] = {}
         self.riv_slots: dict[Loop, SSAValue] = {}
         self.caches: dict[object, _Cache] = {}
-        self.limit_caches: dict[Loop, ad.CacheInitOp] = {}
+        self.limit_caches: dict[Loop, _Cache] = {}
+        self.all_caches: list[_Cache] = []
+        self.rparam: dict[SSAValue, SSAValue] = {}
+        self.rshadow: dict[SSAValue, SSAValue] = {}
         self.memo: dict[tuple[Block, object], SSAValue] = {}
         self.recomputable_memo: dict[tuple[SSAValue, Loop | None], bool] = {}
-        self.entry_ops: list[Operation] = []
+        self.fwd_entry_ops: list[Operation] = []
+        self.rev_entry_ops: list[Operation] = []
+        self.call_plans: dict[Operation, _CallPlan] = {}
         self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
         self.dominates_returns = {
             b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)
@@ -246,7 +271,8 @@ class ReverseBuilder:
 
     # ---- the gradient function ------------------------------------------------------------
 
-    def build(self) -> xllvm.FuncOp:
+    def build(self) -> list[xllvm.FuncOp]:
+        """The gradient function (combined mode), or the augmented and reverse functions."""
         for op in self.info.unshadowed_stores:
             self._fail_unshadowed_store(op)
         for op in self.info.reinterpreted:
@@ -258,50 +284,90 @@ class ReverseBuilder:
                  "or give the function a custom derivative"],
             )  # fmt: skip
         ftype = self.fn.function_type
-        params: list[Attribute] = []
+        primal: list[Attribute] = []
         for t, act in zip(ftype.inputs.data, self.acts, strict=True):
-            params.append(t)
+            primal.append(t)
             if ad.has_shadow(act):
-                params.append(t)
-        if self.ret_activity == "active":
-            params.append(ftype.output)
-        entry = Block(arg_types=params)
-        self.g_entry = entry
-        it = iter(entry.args)
-        active_args: list[BlockArgument] = []
-        for arg, act in zip(self.cfg.entry.args, self.acts, strict=True):
-            g = next(it)
-            self.fwd[arg] = g
-            if arg.name_hint:
-                g.name_hint = arg.name_hint
-            if ad.has_shadow(act):
-                s = next(it)
-                s.name_hint = f"d_{arg.name_hint}" if arg.name_hint else None
-                self.fshadow[arg] = s
-            elif is_pointer_like(arg.type):
-                self.fshadow[arg] = g  # an inactive pointer is its own shadow
-            if act == "active":
-                active_args.append(arg)
-        self.seed = next(it) if self.ret_activity == "active" else None
+                primal.append(t)
+        seed = [ftype.output] if self.ret_activity == "active" else []
+        self.g_entry = entry = Block(arg_types=primal if self.split else primal + seed)
+        self.active_args = self._map_parameters(entry, self.fwd, self.fshadow)
+        self.seed = None if self.split else (entry.args[-1] if seed else None)
+        if self.split:
+            self.r_entry = Block(arg_types=[*primal, *seed, ext.LLVMPointerType()])
+            self._map_parameters(self.r_entry, self.rparam, self.rshadow)
+            self.seed = self.r_entry.args[-2] if seed else None
+            self.tape_in = self.r_entry.args[-1]
+            self.tape_in.name_hint = "tape"
+            self._allocate_tape()
         if self.seed is not None:
             self.seed.name_hint = "differet"
-        self.active_args = active_args
 
         self._forward()
         self._reverse()
         self._finish()
 
-        results = [a.type for a in active_args]
+        results = [a.type for a in self.active_args]
         rtype = ad.derivative_result_type(results) or ext.LLVMVoidType()
-        blocks = [entry] + [self.F[b] for b in self.cfg.rpo[1:]] + self.exit_blocks + self._reverse_blocks
-        gfn = xllvm.FuncOp(
-            self.name,
-            ext.LLVMFunctionType(params, rtype),
-            linkage=xllvm.LinkageAttr("internal"),
-            body=Region(blocks),
-        )
-        gfn.properties["passthrough"] = ArrayAttr(self._inherited_attributes())
-        return gfn
+        forward_blocks = [entry] + [self.F[b] for b in self.cfg.rpo[1:]] + self.exit_blocks
+        attrs = ArrayAttr(self._inherited_attributes())
+        if not self.split:
+            gfn = xllvm.FuncOp(
+                self.name, ext.LLVMFunctionType(entry.arg_types, rtype),
+                linkage=xllvm.LinkageAttr("internal"), body=Region(forward_blocks + self._reverse_blocks),
+            )  # fmt: skip
+            gfn.properties["passthrough"] = attrs
+            return [gfn]
+        aug_name, rev_name = self.name
+        aug = xllvm.FuncOp(
+            aug_name, ext.LLVMFunctionType(entry.arg_types, self.augmented_type()),
+            linkage=xllvm.LinkageAttr("internal"), body=Region(forward_blocks),
+        )  # fmt: skip
+        rev = xllvm.FuncOp(
+            rev_name, ext.LLVMFunctionType(self.r_entry.arg_types, rtype),
+            linkage=xllvm.LinkageAttr("internal"), body=Region([self.r_entry, *self._reverse_blocks]),
+        )  # fmt: skip
+        aug.properties["passthrough"] = attrs
+        rev.properties["passthrough"] = attrs
+        return [aug, rev]
+
+    def _map_parameters(
+        self, entry: Block, values: dict[SSAValue, SSAValue], shadows: dict[SSAValue, SSAValue]
+    ) -> list[BlockArgument]:
+        """Bind the primal's parameters (and their shadows) to `entry`'s arguments."""
+        it = iter(entry.args)
+        active: list[BlockArgument] = []
+        for arg, act in zip(self.cfg.entry.args, self.acts, strict=True):
+            g = next(it)
+            values[arg] = g
+            if arg.name_hint:
+                g.name_hint = arg.name_hint
+            if ad.has_shadow(act):
+                sh = next(it)
+                sh.name_hint = f"d_{arg.name_hint}" if arg.name_hint else None
+                shadows[arg] = sh
+            elif is_pointer_like(arg.type):
+                shadows[arg] = g  # an inactive pointer is its own shadow
+            if act == "active":
+                active.append(arg)
+        return active
+
+    def augmented_type(self) -> Attribute:
+        """What the augmented forward function returns: {primal result, its shadow, tape}."""
+        return ext.LLVMStructType.from_type_list(self._augmented_fields())
+
+    def _augmented_fields(self) -> list[Attribute]:
+        return augmented_fields(self.fn.function_type, self.ret_activity)
+
+    def _allocate_tape(self) -> None:
+        """The tape: one heap block holding the state of every cache (split mode).  Its size is
+        known once all caches are; `_finish` fills it in."""
+        self.tape_size = xllvm.ConstantOp(IntegerAttr(0, i64), i64)
+        self.tape = _call("malloc", [self.tape_size.result], ext.LLVMPointerType())
+        self.tape.results[0].name_hint = "tape"
+        ensure_declaration(self.module, "malloc", ext.LLVMFunctionType([i64], ext.LLVMPointerType()))
+        ensure_declaration(self.module, "free", ext.LLVMFunctionType([ext.LLVMPointerType()], ext.LLVMVoidType()))
+        self.fwd_entry_ops += [self.tape_size, self.tape]
 
     def _inherited_attributes(self) -> list[Attribute]:
         """The primal's target attributes, so that the gradient is compiled for the same CPU."""
@@ -361,11 +427,112 @@ class ReverseBuilder:
             return
         if isinstance(op, ad.AutodiffOp):
             self.fail(op, "nested derivative requests are not supported in reverse mode yet")
+        if self._differentiated_call(op):
+            self._forward_call(op)
+            return
         new = _clone_defined(op, self.fwd)
         if isinstance(new, xllvm.CallOp) and new.callee is not None and math_base_name(new.callee.string_value()):
             new.attributes["fn_attrs"] = PURE_CALL_ATTRS  # errno aside, math is pure: unused calls go
         builder.insert(new)
         self._forward_shadow(op, new, builder)
+
+    def _callee(self, op: Operation) -> xllvm.FuncOp | None:
+        if not isinstance(op, xllvm.CallOp) or op.callee is None or self.generator is None:
+            return None
+        return self.generator.defined_function(op.callee.string_value())
+
+    def _differentiated_call(self, op: Operation) -> bool:
+        """A call to a function of this module that derivatives flow through: it is replaced
+        by its augmented forward function here and its reverse function in the reverse sweep."""
+        fn = self._callee(op)
+        if fn is None or rule_for(op) is not None or fn.sym_name.data in INACTIVE_FUNCTIONS:
+            return False
+        info = self.info
+        return any(v in info.varied or v in info.shadowed for v in (*op.operands, *op.results))
+
+    def _call_plan(self, op: xllvm.CallOp, fn: xllvm.FuncOp) -> _CallPlan:
+        info = self.info
+        acts: list[str] = []
+        for o in op.args:
+            if ad.is_float_like(o.type):
+                acts.append("active" if info.is_active(o) else "const")
+            elif is_pointer_like(o.type) and not isinstance(o.type, VectorType):
+                acts.append("dup" if o in info.shadowed else "const")
+            elif o in info.varied:
+                self.fail(op, f"@{fn.sym_name.data} takes an aggregate with a derivative by value, which is not supported yet",
+                          ["pass it through a pointer"])  # fmt: skip
+            else:
+                acts.append("const")
+        ret = "none"
+        if op.returned is not None:
+            r = op.returned
+            if ad.is_float_like(r.type):
+                ret = "active" if info.is_active(r) else "const"
+            elif is_pointer_like(r.type) and r in info.shadowed:
+                ret = "dup"
+            elif r in info.varied:
+                self.fail(op, f"@{fn.sym_name.data} returns an aggregate with a derivative, which is not supported yet",
+                          ["return it through a pointer argument"])  # fmt: skip
+            else:
+                ret = "const"
+        assert self.generator is not None
+        aug, rev = self.generator.split_functions(fn, acts, ret)
+        return _CallPlan(acts, ret, aug, rev)
+
+    def _forward_call(self, op: Operation) -> None:
+        assert isinstance(op, xllvm.CallOp)
+        fn = self._callee(op)
+        assert fn is not None
+        plan = self.call_plans[op] = self._call_plan(op, fn)
+        e = self.e
+        args: list[SSAValue] = []
+        for o, a in zip(op.args, plan.activities, strict=True):
+            args.append(self.fwd[o])
+            if ad.has_shadow(a):
+                args.append(self.fwd_shadow(o))
+        fields = augmented_fields(fn.function_type, plan.ret_activity)
+        call = e.insert(_call(plan.augmented, args, ext.LLVMStructType.from_type_list(fields)))
+        call.owner.location = op.location  # type: ignore[union-attr]
+        k = 0
+        if op.returned is not None:
+            self.fwd[op.returned] = e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), call, fields[0]))
+            k = 1
+            if plan.ret_activity == "dup":
+                self.fshadow[op.returned] = e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [1]), call, fields[1]))
+                k = 2
+        tape = e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), call, fields[k]))
+        tape.name_hint = f"tape_{fn.sym_name.data}"
+        block = op.parent_block()
+        assert block is not None
+        self._register_cache(("tape", op), tape, block)
+
+    def _reverse_call(self, op: Operation) -> None:
+        """The reverse of a differentiated call: its reverse function, given the tape."""
+        assert isinstance(op, xllvm.CallOp)
+        plan = self.call_plans[op]
+        e = self.e
+        args: list[SSAValue] = []
+        actives: list[SSAValue] = []
+        for o, a in zip(op.args, plan.activities, strict=True):
+            args.append(self.get(o))
+            if ad.has_shadow(a):
+                args.append(self.shadow(o))
+            if a == "active":
+                actives.append(o)
+        if plan.ret_activity == "active":
+            r = op.returned
+            assert r is not None
+            args.append(self.adjoint(r) or e.zero(r.type))
+        args.append(self._peek(("tape", op)))
+        rtype = ad.derivative_result_type([o.type for o in actives])
+        res = e.insert(_call(plan.reverse, args, rtype))
+        if rtype is not None:
+            res.owner.location = op.location  # type: ignore[union-attr]
+        if len(actives) == 1:
+            self.accumulate(actives[0], res)
+        else:
+            for i, o in enumerate(actives):
+                self.accumulate(o, e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), res, o.type)))
 
     def _forward_shadow(self, op: Operation, new: Operation, builder: Builder) -> None:
         """Shadow pointers for pointer results that need them, and shadow writes of pointers."""
@@ -464,6 +631,9 @@ class ReverseBuilder:
         builder = Builder(InsertPoint.at_end(fb))
         self.e = Emitter(builder, self.module)
         if isinstance(term, xllvm.ReturnOp):
+            if self.split:
+                self._augmented_return(b, term, builder)
+                return
             # Returning from inside loops: the reverse sweep starts in their current iteration.
             for lp in self.cfg.loops_of(b):
                 builder.insert(ext.StoreOp(self.iv[lp], self._riv_slot(lp)))
@@ -510,8 +680,7 @@ class ReverseBuilder:
         self.exit_blocks.append(edge)
         eb = Builder(InsertPoint.at_end(edge))
         for lp in exited:
-            cache = self._limit_cache(lp)
-            eb.insert(ad.CachePushOp(cache.results[0], self.iv[lp]))
+            eb.insert(ad.CachePushOp(self._limit_cache(lp).init.res, self.iv[lp]))
         eb.insert(xllvm.BrOp(self.F[dest], *values))
         return edge, []
 
@@ -523,11 +692,11 @@ class ReverseBuilder:
             self.iv_next[key] = e.insert(xllvm.AddOp(self.iv[lp], one))  # type: ignore[arg-type]
         return self.iv_next[key]
 
-    def _limit_cache(self, lp: Loop) -> ad.CacheInitOp:
+    def _limit_cache(self, lp: Loop) -> _Cache:
+        """Last iteration count of `lp`: pushed where the loop exits, popped where its reverse
+        begins."""
         if lp not in self.limit_caches:
-            init = ad.CacheInitOp(i64, single=lp.parent is None)
-            self.limit_caches[lp] = init
-            self.entry_ops.append(init)
+            self.limit_caches[lp] = self._new_cache(i64, single=lp.parent is None)
         return self.limit_caches[lp]
 
     # ---- reverse sweep ----------------------------------------------------------------------
@@ -537,11 +706,63 @@ class ReverseBuilder:
             self.R[b] = Block()
         return self.R[b]
 
+    def _augmented_return(self, b: Block, term: xllvm.ReturnOp, builder: Builder) -> None:
+        """Split mode: return {result, its shadow, tape}, recording which return this was and
+        the loop counters there, which the reverse function starts from."""
+        e = self.e
+        if len(self.ret_blocks) > 1:
+            k = self.ret_blocks.index(b)
+            token = e.insert(xllvm.ConstantOp(IntegerAttr(k, i32), i32))
+            e.insert(ad.CachePushOp(self._return_cache(("return",), i32).init.res, token))
+        for lp in self.cfg.loops_of(b):
+            e.insert(ad.CachePushOp(self._return_cache(("return-iv", b, lp), i64).init.res, self.iv[lp]))
+        fields = self._augmented_fields()
+        values: list[SSAValue] = []
+        if term.arg is not None:
+            values.append(self.fwd[term.arg])
+            if self.ret_activity == "dup":
+                values.append(self.fwd_shadow(term.arg))
+        values.append(self.tape.results[0])
+        st = ext.LLVMStructType.from_type_list(fields)
+        acc = e.insert(xllvm.UndefOp(st))
+        for i, v in enumerate(values):
+            acc = e.insert(xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, v))
+        builder.insert(xllvm.ReturnOp(acc))
+
+    def _return_cache(self, key: object, element: Attribute) -> _Cache:
+        if key not in self.caches:
+            self.caches[key] = self._new_cache(element, single=True)
+        return self.caches[key]
+
     def _reverse(self) -> None:
         for b in reversed(self.cfg.rpo):
             rb = self._rblock(b)
             self._reverse_blocks.append(rb)
             self._reverse_block(b, rb)
+        if self.split:
+            self._reverse_entry()
+
+    def _reverse_entry(self) -> None:
+        """Split mode: start the reverse sweep at the return the forward sweep took, with the
+        loop counters it had there."""
+        targets: list[Block] = []
+        for b in self.ret_blocks:
+            start = Block()
+            self._reverse_blocks.append(start)
+            self._at(b, start)
+            for lp in self.cfg.loops_of(b):
+                riv = self.e.insert(ad.CachePeekOp(self._return_cache(("return-iv", b, lp), i64).handle))
+                self.e.insert(ext.StoreOp(riv, self._riv_slot(lp)))
+            self.e.insert(xllvm.BrOp(self._rblock(b)))
+            targets.append(start)
+        builder = Builder(InsertPoint.at_end(self.r_entry))
+        if not targets:
+            builder.insert(xllvm.UnreachableOp())
+        elif len(targets) == 1:
+            builder.insert(xllvm.BrOp(targets[0]))
+        else:
+            token = builder.insert(ad.CachePeekOp(self._return_cache(("return",), i32).handle)).results[0]
+            builder.insert(ext.SwitchOp(token, targets[0], [], [(k, t, []) for k, t in enumerate(targets) if k]))
 
     def _at(self, primal: Block, block: Block) -> None:
         """Build the reverse of `primal`'s code at the end of `block`."""
@@ -592,7 +813,7 @@ class ReverseBuilder:
             riv = e.insert(xllvm.LoadOp(slot, i64))
             e.insert(ext.StoreOp(e.insert(xllvm.SubOp(riv, i64_const(e, 1))), slot))  # type: ignore[arg-type]
         for lp in cfg.exited_loops(p, b):
-            cache = self._limit_cache(lp).results[0]
+            cache = self._limit_cache(lp).handle
             limit = e.insert(ad.CachePeekOp(cache))
             e.insert(ad.CachePopOp(cache))
             e.insert(ext.StoreOp(limit, self._riv_slot(lp)))
@@ -618,6 +839,9 @@ class ReverseBuilder:
 
     def _reverse_op(self, op: Operation) -> None:
         if op.name in _SKIPPED_IN_GRADIENT:
+            return
+        if op in self.call_plans:
+            self._reverse_call(op)
             return
         info = self.info
         if isinstance(op, ext.StoreOp):
@@ -777,7 +1001,7 @@ class ReverseBuilder:
             if v.name_hint:
                 alloca.res.name_hint = f"d_{v.name_hint}"
             zero = zero_constant(v.type)
-            self.entry_ops += [one, alloca, zero, ext.StoreOp(zero.results[0], alloca.res)]
+            self.rev_entry_ops += [one, alloca, zero, ext.StoreOp(zero.results[0], alloca.res)]
             self.slots[v] = slot = alloca.res
         return slot
 
@@ -823,7 +1047,13 @@ class ReverseBuilder:
         return self.cfg.loops_of(self.pos.primal)
 
     def _direct(self, v: SSAValue) -> bool:
+        """Whether the forward value of `v` can be used as it is at the current reverse point.
+
+        In split mode the reverse sweep is another function: only the parameters (which it
+        receives too) are available."""
         d = defining_block(v)
+        if self.split:
+            return isinstance(v, BlockArgument) and d is self.cfg.entry
         if d is None or d is self.cfg.entry and not self.cfg.loops_of(d):
             return True
         if d not in self.dominates_returns:
@@ -831,9 +1061,15 @@ class ReverseBuilder:
         here = set(self._loops_at())
         return not any(lp in here for lp in self.cfg.loops_of(d))
 
+    def _direct_value(self, v: SSAValue) -> SSAValue:
+        return self.rparam[v] if self.split else self.fwd[v]
+
+    def _direct_shadow(self, p: SSAValue) -> SSAValue:
+        return self.rshadow[p] if self.split else self.fwd_shadow(p)
+
     def _materialize(self, v: SSAValue) -> SSAValue:
         if self._direct(v):
-            return self.fwd[v]
+            return self._direct_value(v)
         if self._recomputable(v, 0):
             return self._recompute(v)
         return self._peek_value(v)
@@ -864,8 +1100,8 @@ class ReverseBuilder:
         if isinstance(op, _CONSTANT_OPS):
             return True
         if isinstance(op, xllvm.LoadOp):
-            if op.ordering.value.data != 0 or "volatile_" in op.attributes:
-                return False
+            if self.split or op.ordering.value.data != 0 or "volatile_" in op.attributes:
+                return False  # (split: the caller may write the memory between the halves)
             if self.writes.may_write(underlying_objects(op.ptr, self.cfg)):
                 return False
             return self._recomputable(op.ptr, depth + 1)
@@ -875,7 +1111,7 @@ class ReverseBuilder:
 
     def _recompute(self, v: SSAValue) -> SSAValue:
         if self._direct(v):
-            return self.fwd[v]
+            return self._direct_value(v)
         e = self.e
         if isinstance(v, BlockArgument):
             iv = affine_iv(self.cfg, v)
@@ -911,7 +1147,7 @@ class ReverseBuilder:
 
     def _materialize_shadow(self, p: SSAValue) -> SSAValue:
         if self._direct(p):
-            return self.fwd_shadow(p)
+            return self._direct_shadow(p)
         if not isinstance(p, BlockArgument):
             op = p.owner
             e = self.e
@@ -932,16 +1168,28 @@ class ReverseBuilder:
         if cache is None:
             assert fwd_value is not None and block is not None
             cache = self._register_cache(key, fwd_value, block)
-        return self.e.insert(ad.CachePeekOp(cache.init.res))
+        return self.e.insert(ad.CachePeekOp(cache.handle))
 
     def _register_cache(self, key: object, fwd_value: SSAValue, block: Block) -> _Cache:
+        """A cache for `fwd_value`, pushed after its definition and popped at the end of the
+        reverse of `block`."""
         if key in self.caches:
             return self.caches[key]
-        single = not self.cfg.loops_of(block)
-        init = ad.CacheInitOp(fwd_value.type, single=single)
-        self.entry_ops.append(init)
-        cache = _Cache(init, fwd_value, block)
+        cache = self._new_cache(fwd_value.type, single=not self.cfg.loops_of(block))
+        cache.value, cache.block = fwd_value, block
         self.caches[key] = cache
+        return cache
+
+    def _new_cache(self, element: Attribute, single: bool) -> _Cache:
+        init = ad.CacheInitOp(element, single=single)
+        self.fwd_entry_ops.append(init)
+        handle = init.res
+        if self.split:  # the reverse function reaches the same state through the tape
+            attach = ad.CacheAttachOp(self.tape_in, element, single=single)
+            self.rev_entry_ops.append(attach)
+            handle = attach.res
+        cache = _Cache(init, handle)
+        self.all_caches.append(cache)
         return cache
 
     def _riv_slot(self, lp: Loop) -> SSAValue:
@@ -950,21 +1198,23 @@ class ReverseBuilder:
             one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
             alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": i64})
             alloca.res.name_hint = "riv"
-            self.entry_ops += [one, alloca]
+            self.rev_entry_ops += [one, alloca]
             self.riv_slots[lp] = slot = alloca.res
         return slot
 
     # ---- finishing ------------------------------------------------------------------------------
 
     def _finish(self) -> None:
-        entry = self.g_entry
-        first = entry.first_op
-        for op in self.entry_ops:
-            if first is not None:
-                entry.insert_op_before(op, first)
-            else:
-                entry.add_op(op)
+        if self.split:
+            self._free_tape()
+            self._lay_out_tape()
+            _prepend(self.g_entry, self.fwd_entry_ops)
+            _prepend(self.r_entry, self.rev_entry_ops)
+        else:
+            _prepend(self.g_entry, self.fwd_entry_ops + self.rev_entry_ops)
         for cache in self.caches.values():
+            if cache.value is None or cache.block is None:
+                continue
             v = cache.value
             push = ad.CachePushOp(cache.init.res, v)
             if isinstance(v, BlockArgument):
@@ -983,19 +1233,49 @@ class ReverseBuilder:
             rb = self.R[cache.block]
             term = rb.last_op
             assert term is not None
-            rb.insert_op_before(ad.CachePopOp(cache.init.res), term)
+            rb.insert_op_before(ad.CachePopOp(cache.handle), term)
         self._reserve_caches()
+
+    def _free_tape(self) -> None:
+        """Split mode: the tape and the caches on it end with the reverse function."""
+        ret = self.R[self.cfg.entry].last_op
+        assert isinstance(ret, xllvm.ReturnOp)
+        b = Builder(InsertPoint.before(ret))
+        for cache in self.all_caches:
+            if cache.init.single is None:
+                b.insert(ad.CacheFreeOp(cache.handle))
+        b.insert(_call("free", [self.tape_in], None))
+
+    def _lay_out_tape(self) -> None:
+        """Each cache's state is a field of the tape: give inits and attaches their field."""
+        fields = [ad.cache_storage_type(c.init.res.type.element_type, c.init.single is not None)  # type: ignore[attr-defined]
+                  for c in self.all_caches]  # fmt: skip
+        tape_type = ext.LLVMStructType.from_type_list(fields or [i8])
+        null = xllvm.ZeroOp.create(result_types=[ext.LLVMPointerType()])
+        end = ext.GEPOp(null.results[0], [1], tape_type)
+        size = xllvm.PtrToIntOp(end.result, i64)
+        self.tape.operands = (size.results[0],)
+        self.fwd_entry_ops[: self.fwd_entry_ops.index(self.tape)] = [null, end, size]
+        for k, cache in enumerate(self.all_caches):
+            store_fwd = ext.GEPOp(self.tape.results[0], [0, k], tape_type)
+            self.fwd_entry_ops.insert(self.fwd_entry_ops.index(cache.init), store_fwd)
+            cache.init.operands = (store_fwd.result,)
+            attach = cache.handle.owner
+            assert isinstance(attach, ad.CacheAttachOp)
+            store_rev = ext.GEPOp(self.tape_in, [0, k], tape_type)
+            self.rev_entry_ops.insert(self.rev_entry_ops.index(attach), store_rev)
+            attach.operands = (store_rev.result,)
 
     def _reserve_caches(self) -> None:
         """Where a counted loop is entered, make room in its caches for all its iterations."""
         by_loop: dict[Loop, list[ad.CacheInitOp]] = {}
         for cache in self.caches.values():
-            lp = self.cfg.loop_of.get(cache.block)
+            lp = self.cfg.loop_of.get(cache.block) if cache.block is not None else None
             if lp is not None and cache.init.single is None:
                 by_loop.setdefault(lp, []).append(cache.init)
         for lp, lim in self.limit_caches.items():
-            if lp.parent is not None and lim.single is None:
-                by_loop.setdefault(lp.parent, []).append(lim)
+            if lp.parent is not None and lim.init.single is None:
+                by_loop.setdefault(lp.parent, []).append(lim.init)
         for lp, inits in by_loop.items():
             tc = trip_count(self.cfg, lp)
             if tc is None:
@@ -1033,6 +1313,28 @@ class ReverseBuilder:
         if isinstance(t, ext.LLVMPointerType):
             return e.insert(xllvm.PtrToIntOp(v, i64))
         return e.insert(xllvm.TruncOp(v, i64))  # type: ignore[arg-type]
+
+
+def augmented_fields(ftype: ext.LLVMFunctionType, ret_activity: str) -> list[Attribute]:
+    """Fields of an augmented forward function's result: the primal result (if any), its
+    shadow (for a duplicated pointer result), and the tape."""
+    out = ftype.output
+    fields: list[Attribute] = []
+    if not isinstance(out, ext.LLVMVoidType):
+        fields.append(out)
+        if ret_activity == "dup":
+            fields.append(out)
+    fields.append(ext.LLVMPointerType())
+    return fields
+
+
+def _prepend(block: Block, ops: list[Operation]) -> None:
+    first = block.first_op
+    for op in ops:
+        if first is not None:
+            block.insert_op_before(op, first)
+        else:
+            block.add_op(op)
 
 
 def _clone_defined(op: Operation, mapping: dict[SSAValue, SSAValue]) -> Operation:
@@ -1194,6 +1496,7 @@ class GradientGenerator:
     def __init__(self, module: ModuleOp):
         self.module = module
         self.generated: dict[tuple[str, tuple[str, ...], str], str] = {}
+        self.split_generated: dict[tuple[str, tuple[str, ...], str, str], tuple[str, str]] = {}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1227,9 +1530,41 @@ class GradientGenerator:
             name = f"{base}.{n}"
         self.generated[key] = name
         retype_float_accesses(fn, {n: g.global_type for n, g in self._globals().items()})
-        gfn = ReverseBuilder(self.module, fn, acts, ret, name, self.filename).build()
+        (gfn,) = ReverseBuilder(self.module, fn, acts, ret, name, self.filename, self).build()
         self.module.body.block.insert_op_after(gfn, fn)
         return name
+
+    def split_functions(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> tuple[str, str]:
+        """Names of `fn`'s augmented forward and reverse functions for these activities,
+        generating them the first time.  Names are fixed before the bodies are built, so a
+        recursive function's halves call themselves."""
+        key = (fn.sym_name.data, tuple(acts), ret, "split")
+        if key in self.split_generated:
+            return self.split_generated[key]
+        names = (self._fresh_name(f"augmented_{fn.sym_name.data}"), self._fresh_name(f"reverse_{fn.sym_name.data}"))
+        self.split_generated[key] = names
+        retype_float_accesses(fn, {n: g.global_type for n, g in self._globals().items()})
+        funcs = ReverseBuilder(self.module, fn, acts, ret, names, self.filename, self, split=True).build()  # type: ignore[arg-type]
+        anchor: Operation = fn
+        for f in funcs:
+            self.module.body.block.insert_op_after(f, anchor)
+            anchor = f
+        return names
+
+    def _fresh_name(self, base: str) -> str:
+        taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}
+        taken |= {n for pair in self.split_generated.values() for n in pair} | set(self.generated.values())
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}.{n}"
+        return name
+
+    def defined_function(self, name: str) -> xllvm.FuncOp | None:
+        for op in self.module.ops:
+            if isinstance(op, xllvm.FuncOp) and op.sym_name.data == name and op.body.blocks:
+                return op
+        return None
 
     def _globals(self) -> dict[str, xllvm.GlobalOp]:
         return {op.sym_name.data: op for op in self.module.ops if isinstance(op, xllvm.GlobalOp)}
