@@ -3,13 +3,27 @@
 The public Python API (see README.md):
 
     load, run_pipeline, to_llvm_ir, compile, to_object, XenzymeError
+    gradient (reverse mode), tangent (forward mode), jacobian
 """
 
-from xenzyme.api import GradientFunction, compile, context, gradient, load, run_pipeline, to_llvm_ir, to_object
+from xenzyme.api import (
+    GradientFunction,
+    JacobianFunction,
+    TangentFunction,
+    compile,
+    context,
+    gradient,
+    jacobian,
+    load,
+    run_pipeline,
+    tangent,
+    to_llvm_ir,
+    to_object,
+)
 from xenzyme.diagnostics import XenzymeError
 
 __all__ = [
-    "GradientFunction", "XenzymeError", "compile", "context", "gradient", "load", "run_pipeline",
-    "to_llvm_ir", "to_object",
+    "GradientFunction", "JacobianFunction", "TangentFunction", "XenzymeError", "compile", "context",
+    "gradient", "jacobian", "load", "run_pipeline", "tangent", "to_llvm_ir", "to_object",
 ]
 __version__ = "0.1.0"
