@@ -61,6 +61,20 @@ def test_timing_records(tmp_path: Path) -> None:
         assert len(r["samples_s"]) == 5
         assert 0 < r["min_s"] <= r["median_s"]
         assert r["reps"] * r["min_s"] >= 0.025  # calibrated to ~50 ms a sample
+    # Heap accounting (benchmarks/c/heapcount.c): the primal allocates nothing, the gradient
+    # caches the exponentials at least.
+    p, g = runner.pick(records, "time", "primal"), runner.pick(records, "time", "gradient")
+    assert p["heap_peak_bytes"] == 0 and p["heap_allocs_per_call"] == 0
+    assert g["heap_peak_bytes"] >= 8 * N and g["heap_allocs_per_call"] >= 1
+
+
+def test_inproc_peer_ratio() -> None:
+    """A third function timed in the benchmark's process is a peer: R2 against it."""
+    recs = [{"kind": "time", "what": w, "median_s": t, "min_s": t}
+            for w, t in (("primal", 1.0), ("gradient", 3.0), ("hand-written C", 2.0))]
+    d = runner.derived({"runs": {runner.MAIN.tag: recs}, "peers": {}})
+    assert d["r1"] == 3.0 and d["r2"] == {"hand-written C": 1.5}
+    assert list(d["inproc"]) == ["hand-written C"]
 
 
 def test_results_sections_are_independent(tmp_path: Path) -> None:

@@ -3,8 +3,10 @@
  * Protocol (benchmarks/README.md): a sample repeats a call until it lasts at least
  * BENCH_MIN_SAMPLE seconds; after a warm-up, `samples` samples of each timed function, taken in
  * alternation (primal, gradient, primal, ...); the median and the minimum time per call are
- * reported, and the minor page faults per call (getrusage) as a measure of fresh memory touched.  Every result is one JSON object per line on stdout, so that
- * benchmarks/run.py can read it; human-readable notes go to stderr.
+ * reported, and the minor page faults per call (getrusage) as a measure of fresh memory touched,
+ * and, when benchmarks/c/heapcount.c is linked in, the heap each call allocates (below).  Every
+ * result is one JSON object per line on stdout, so that benchmarks/run.py can read it;
+ * human-readable notes go to stderr.
  *
  * Command line of every benchmark program:  prog [N [SAMPLES [DUMP]]]
  *   N        problem size (default: the benchmark's own)
@@ -81,6 +83,15 @@ static long bench_minor_faults(void) {
   return ru.ru_minflt;
 }
 
+/* Heap accounting: benchmarks/c/heapcount.c, linked in by benchmarks/run.py, counts the
+ * allocations made by the program's own code (and by the code xenzyme generated in it).  Read
+ * through a weak reference: without heapcount.o the address is null and no heap figures are
+ * reported. */
+struct bench_heap {
+  long long allocs, bytes, live, peak;
+};
+extern struct bench_heap bench_heap_counters __attribute__((weak));
+
 static double bench_sample(void (*volatile call)(void *), void *ctx, long reps) {
   double t0 = bench_now();
   for (long r = 0; r < reps; r++) call(ctx);
@@ -109,11 +120,25 @@ static void bench_time(const char *bench, long n, int samples, const bench_fn *f
     }
   }
   long faults[8] = {0};
+  /* Heap use during the timed samples: allocation calls and bytes requested per call, and the
+   * largest amount of heap live at once above the level at the start of a sample. */
+  struct bench_heap *heap = &bench_heap_counters;
+  long long allocs[8] = {0}, bytes[8] = {0}, peak[8] = {0};
   for (int s = 0; s < samples; s++)
     for (int j = 0; j < k; j++) {
       long f0 = bench_minor_faults();
+      long long a0 = 0, b0 = 0, live0 = 0;
+      if (heap) {
+        a0 = heap->allocs, b0 = heap->bytes, live0 = heap->live;
+        heap->peak = live0;
+      }
       t[j][s] = bench_sample(fns[j].fn, fns[j].ctx, reps[j]);
       faults[j] += bench_minor_faults() - f0;
+      if (heap) {
+        allocs[j] += heap->allocs - a0;
+        bytes[j] += heap->bytes - b0;
+        if (heap->peak - live0 > peak[j]) peak[j] = heap->peak - live0;
+      }
     }
   for (int j = 0; j < k; j++) {
     double sorted[1000];
@@ -127,7 +152,14 @@ static void bench_time(const char *bench, long n, int samples, const bench_fn *f
            bench, fns[j].what, n, reps[j], median, sorted[0],
            samples ? (double)faults[j] / ((double)samples * (double)reps[j]) : 0.0);
     for (int s = 0; s < samples; s++) printf("%s%.9g", s ? ", " : "", t[j][s]);
-    printf("]}\n");
+    printf("]");
+    if (heap && samples) {
+      double calls = (double)samples * (double)reps[j];
+      printf(", \"heap_allocs_per_call\": %.6g, \"heap_bytes_per_call\": %.6g, "
+             "\"heap_peak_bytes\": %lld", (double)allocs[j] / calls, (double)bytes[j] / calls,
+             peak[j]);
+    }
+    printf("}\n");
   }
   fflush(stdout);
 }
@@ -141,6 +173,21 @@ static int bench_report_check(const char *bench, long n, double value, double er
          bench, n, value, err, tol, against, ok ? "true" : "false");
   fflush(stdout);
   if (!ok) fprintf(stderr, "%s: gradient check FAILED (relative error %.3g > %.3g)\n", bench, err, tol);
+  return ok ? 0 : 1;
+}
+
+/* Prints a check against central finite differences on `components` entries of the gradient as
+ * one JSON line ("kind": "fd_check"; err is the largest relative error); returns 0 when passed. */
+static int bench_report_fd_check(const char *bench, long n, int components, double err,
+                                 double tol) {
+  int ok = err <= tol; /* false for NaN */
+  printf("{\"bench\": \"%s\", \"kind\": \"fd_check\", \"n\": %ld, \"components\": %d, "
+         "\"max_rel_err\": %.3g, \"tol\": %.3g, \"ok\": %s}\n",
+         bench, n, components, err, tol, ok ? "true" : "false");
+  fflush(stdout);
+  if (!ok)
+    fprintf(stderr, "%s: finite-difference check FAILED (relative error %.3g > %.3g)\n", bench,
+            err, tol);
   return ok ? 0 : 1;
 }
 
