@@ -44,6 +44,71 @@ double df(double x) { return __enzyme_autodiff((void *)f, x); }
          "__enzyme_register_gradient_mystery"),
     ),
     Case(
+        "external_function_float_loop",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+float mysteryf(float);
+static float f(const float *x, int n) {
+  float s = 0;
+  for (int i = 0; i < n; i++) s += mysteryf(x[i]) * x[i];
+  return s;
+}
+void df(float *x, float *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }
+""",
+        5,
+        ("cannot differentiate @f", "no derivative is known for external function @mysteryf",
+         "__enzyme_register_gradient_mysteryf"),
+    ),
+    Case(
+        "external_function_pointer_argument",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+void mystery_update(double *, int);
+__attribute__((noinline)) static double inner(double *x, int n) {
+  mystery_update(x, n);
+  return x[0] * x[1];
+}
+static double f(double *x, int n) { return inner(x, n) + x[2]; }
+void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }
+""",
+        4,
+        ("cannot differentiate @", "no derivative is known for external function @mystery_update",
+         "__enzyme_register_gradient_mystery_update"),
+    ),
+    Case(
+        # Three calls deep, next to a call of the same function whose arguments are all constant.
+        "external_function_call_chain",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+double mystery_mix(int mode, double v, const char *tag);
+__attribute__((noinline)) static double level3(double v) { return mystery_mix(2, v * v, "w") + v; }
+__attribute__((noinline)) static double level2(double v) { return level3(v) * 2.0; }
+static double f(double x, double c) { return level2(x) + mystery_mix(1, c, "const"); }
+double df(double x, double c) { return __enzyme_autodiff((void *)f, x, enzyme_const, c); }
+""",
+        4,
+        ("cannot differentiate @", "no derivative is known for external function @mystery_mix",
+         "__enzyme_register_gradient_mystery_mix"),
+    ),
+    Case(
+        # mystery(c) has a constant argument and needs no derivative; mystery(x) does.
+        "external_function_const_and_active_calls",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+double mystery(double);
+static double f(double x, double c) {
+  double y = mystery(c);
+  return y * x + mystery(x);
+}
+double df(double x, double c) { return __enzyme_autodiff((void *)f, x, enzyme_const, c); }
+""",
+        6,
+        ("cannot differentiate @f", "no derivative is known for external function @mystery",
+         "__enzyme_register_gradient_mystery"),
+    ),
+    Case(
         "heap_memory",
         """\
 #include <stdlib.h>
