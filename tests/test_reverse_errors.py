@@ -306,6 +306,68 @@ double df(double x) {
         5,
         ("invalid __enzyme_autodiff call", "unknown marker 'enzyme_duplicate'", "note: known markers"),
     ),
+    Case(
+        "dup_scalar",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_dup;
+static double f(double x, double y) { return x * y; }
+double df(double x, double dx, double y) {
+  return __enzyme_autodiff((void *)f, enzyme_dup, x, dx, y);
+}
+""",
+        5,
+        ("invalid __enzyme_autodiff call", "argument 0 (f64) is passed by value and marked enzyme_dup",
+         "note: pass a floating-point argument without a marker or with enzyme_out"),
+    ),
+    Case(
+        "dup_integer",
+        """\
+#include <stdint.h>
+extern void __enzyme_autodiff(void *, ...);
+extern int enzyme_dup;
+static double f(intptr_t p) { double *q = (double *)p; return q[0] * q[0]; }
+void df(double *x, double *dx) {
+  __enzyme_autodiff((void *)f, enzyme_dup, (intptr_t)x, (intptr_t)dx);
+}
+""",
+        6,
+        ("invalid __enzyme_autodiff call", "argument 0 (i64) is marked enzyme_dup but is not a pointer"),
+    ),
+    Case(
+        "return_size_mismatch",
+        """\
+extern double __enzyme_autodiff(void *, float);
+static float f(float x) { return x * x; }
+double df(float x) {
+  return __enzyme_autodiff((void *)f, x);
+}
+""",
+        4,
+        ("invalid __enzyme_autodiff call", "cannot cast return type of gradient f32 (4 bytes) to the call's "
+         "return type f64 (8 bytes)", "note: declare __enzyme_autodiff as returning float"),
+    ),
+    Case(
+        "invoke_may_throw",
+        """\
+#include <vector>
+extern double __enzyme_autodiff(void *, ...);
+double measured(double);
+void consume(std::vector<double> &);
+static double f(double x) { return measured(x) * x; }
+double df(double x) {
+  std::vector<double> keep(4, x);
+  double d = __enzyme_autodiff((void *)f, x);
+  consume(keep);
+  return d;
+}
+""",
+        8,
+        ("invalid __enzyme_autodiff call", "the request is an invoke", "may throw",
+         "note: declare @_ZL1fd noexcept"),
+        suffix=".cpp",
+        levels=("-O2",),
+    ),
 ]
 
 

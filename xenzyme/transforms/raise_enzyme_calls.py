@@ -4,16 +4,29 @@
       ==>
     %r = autodiff.autodiff @f(%x, %dx, %y) activity [dup, active] ret active : (...) -> f64
 
-A call to an undefined function whose name contains `__enzyme_autodiff` is a request: the first
+A call to a function whose name contains `__enzyme_autodiff` is a request: the first
 argument is the function to differentiate (after an `sret` pointer, when the result comes back
 through one), then its arguments, each optionally preceded by a marker -- a load of the global
 `enzyme_dup` (or `enzyme_dupnoneed`, `enzyme_const`, `enzyme_out`), or the metadata string
 `!"enzyme_dup"`.  Unmarked arguments follow Enzyme's defaults: floating point is active, a
 pointer is duplicated (its shadow comes next), an integer is constant.
 
+`enzyme_dup` and `enzyme_dupnoneed` are for pointers: on a value passed by value (a double, a
+vector, a struct, an integer) the shadow could not receive anything, so they are an error, as is
+an unmarked struct of floats passed by value (whose derivative cannot be returned yet).
+
 The derivatives of the active arguments come back as the request's result -- one value, or a
-struct in argument order -- and are converted to what the call returns in the C ABI (a value in
-registers, possibly reinterpreted, or a store through the `sret` pointer).
+struct in argument order -- and are converted to what the call returns in the C ABI: the same
+type; the first derivative when the call returns the type of the first (as Enzyme does, for
+`double __enzyme_autodiff(void *, ...)` with several active arguments); the same bytes in
+another type of the same size (two floats as `<2 x float>`), through memory; or a store
+through the `sret` pointer, when what it points to is large enough.  Anything else -- a float
+derivative read as a double, with four undefined bytes -- is an error, as in Enzyme ("cannot
+cast return type of gradient").
+
+A request made with `invoke` (C++: cleanups or a try block around it) becomes a call and a
+branch to the normal destination when the function differentiated cannot throw (`nounwind`),
+and is an error otherwise.
 
 Forward mode.  A call to a function whose name contains `__enzyme_fwddiff` becomes an
 `autodiff.fwddiff` request.  Enzyme's conventions for it, as its documentation and test
@@ -43,12 +56,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, ModuleOp, StringAttr, i64
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import (
+    AnyFloat, ArrayAttr, DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i32, i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.activity import carries_derivative
 from xenzyme.analysis.cfg import constant_int
+from xenzyme.analysis.types import scalar_fields, size_align
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -91,14 +107,14 @@ def marker_name(v: SSAValue) -> str | None:
 
 
 def is_request(op: Operation) -> bool:
-    if not isinstance(op, xllvm.CallOp) or op.callee is None:
+    if not isinstance(op, xllvm.CallOp | ext.InvokeOp) or op.callee is None:
         return False
     name = op.callee.string_value()
     return any(p in name for p in ENTRY_POINTS)
 
 
 def is_forward_request(op: Operation) -> bool:
-    if not isinstance(op, xllvm.CallOp) or op.callee is None:
+    if not isinstance(op, xllvm.CallOp | ext.InvokeOp) or op.callee is None:
         return False
     name = op.callee.string_value()
     return any(p in name for p in FORWARD_ENTRY_POINTS)
@@ -131,19 +147,69 @@ class Raiser:
         calls = [op for op in self.module.walk() if is_request(op) or is_forward_request(op)]
         used: set[str] = set()
         for call in calls:
-            assert isinstance(call, xllvm.CallOp) and call.callee is not None
+            assert isinstance(call, xllvm.CallOp | ext.InvokeOp) and call.callee is not None
             used.add(call.callee.string_value())
-            if is_forward_request(call):
-                self.entry = "__enzyme_fwddiff"
+            forward = is_forward_request(call)
+            self.entry = "__enzyme_fwddiff" if forward else "__enzyme_autodiff"
+            if isinstance(call, ext.InvokeOp):
+                call = self._invoke_to_call(call)
+            if forward:
                 ForwardCall(self, call).raise_it()
             else:
-                self.entry = "__enzyme_autodiff"
                 self.raise_call(call)
         for name in used:
             decl = self.functions.get(name)
             if decl is not None and not decl.body.blocks and not _has_uses(self.module, name):
                 decl.detach()
                 decl.erase()
+
+    def _invoke_to_call(self, inv: ext.InvokeOp) -> xllvm.CallOp:
+        """An `invoke` of an entry point (C++ with cleanups or a try block around the request)
+        becomes a call and a branch to its normal destination.  That is exact when the function
+        differentiated cannot throw, so neither can its derivative; otherwise it is an error."""
+        args = list(inv.args)
+        arg_attrs = inv.attributes.get("arg_attrs")
+        if args and isinstance(arg_attrs, ArrayAttr) and arg_attrs.data:
+            first = arg_attrs.data[0]
+            if isinstance(first, DictionaryAttr) and "llvm.sret" in first.data:
+                args.pop(0)
+        if not args:
+            raise self.fail(inv, "the first argument must be the function to differentiate")
+        fn = self._function_of(inv, args[0])
+        if not _nounwind(fn):
+            raise self.fail(inv, f"the request is an invoke (it has an exception handler or cleanups), and @{fn.sym_name.data} "
+                                 "may throw: exceptions through derivatives are not supported",
+                            [f"declare @{fn.sym_name.data} noexcept, or let LLVM's optimiser infer that it cannot "
+                             "throw first (the enzyme pipeline does)"])  # fmt: skip
+        assert inv.callee is not None
+        rtype = inv.result.type if inv.result is not None else None
+        call = xllvm.CallOp.create(
+            operands=list(inv.args),
+            result_types=[rtype] if rtype is not None else [],
+            properties={
+                "callee": inv.callee,
+                "fastmathFlags": xllvm.FastMathAttr(None),
+                "CConv": inv.CConv,
+                "TailCallKind": xllvm.TailCallKindAttr(xllvm.TailCallKind.NONE),
+                "op_bundle_sizes": DenseArrayBase.from_list(i32, []),
+                "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inv.args), 0]),
+            }
+            | ({"var_callee_type": inv.var_callee_type} if inv.var_callee_type is not None else {}),
+            attributes=dict(inv.attributes),
+        )
+        call.location = inv.location
+        block = inv.parent_block()
+        assert block is not None
+        block.insert_ops_before([call, xllvm.BrOp(inv.normal_dest, *inv.normal_operands)], inv)
+        if inv.result is not None:
+            inv.result.replace_all_uses_with(call.results[0])
+        unwind = inv.unwind_dest
+        inv.detach()
+        inv.erase()
+        region = block.parent_region()
+        if region is not None and not unwind.predecessors():
+            _erase_unreachable_blocks(region)
+        return call
 
     def parse(self, call: xllvm.CallOp) -> _Request:
         args = list(call.args)
@@ -188,9 +254,23 @@ class Raiser:
                 raise self.fail(call, f"argument {j} of @{fn.sym_name.data} has type {expected}, got {value.type}", note)
             if act is None:
                 act = _default_activity(expected)
+                if act == "const" and carries_derivative(expected):
+                    raise self.fail(call, f"argument {j} ({expected}) holds floating-point values passed by value, "
+                                          "whose derivative reverse mode cannot return yet",
+                                    ["mark it enzyme_const if it needs no derivative, or pass it by pointer "
+                                     "with enzyme_dup and a shadow that receives its derivative"])  # fmt: skip
             if act == "active" and not ad.is_float_like(expected):
                 raise self.fail(call, f"argument {j} is marked active but is not floating point ({expected})",
                                 ["use enzyme_dup for pointers and enzyme_const for integers"])  # fmt: skip
+            if ad.has_shadow(act) and carries_derivative(expected):
+                raise self.fail(call, f"argument {j} ({expected}) is passed by value and marked enzyme_{act}: "
+                                      "a shadow passed by value cannot receive its derivative",
+                                ["pass a floating-point argument without a marker or with enzyme_out to get its "
+                                 "derivative returned, or with enzyme_const for none; enzyme_dup is for pointers"])  # fmt: skip
+            if ad.has_shadow(act) and not isinstance(expected, ext.LLVMPointerType):
+                raise self.fail(call, f"argument {j} ({expected}) is marked enzyme_{act} but is not a pointer: "
+                                      "reverse mode gives shadows to pointers only",
+                                ["mark integers enzyme_const; pass an address held in an integer as a pointer"])  # fmt: skip
             primal_args.append(value)
             i += 1
             if ad.has_shadow(act):
@@ -231,6 +311,9 @@ class Raiser:
         fn = self.functions.get(name)
         if fn is None:
             raise self.fail(call, f"@{name} is not a function")
+        if not fn.body.blocks:
+            raise self.fail(call, f"@{name} is only declared in this module: its body is needed to differentiate it",
+                            ["define it in the same file (or link its module into this one first)"])  # fmt: skip
         return fn
 
     def raise_call(self, call: xllvm.CallOp) -> None:
@@ -261,15 +344,36 @@ class Raiser:
                     raise self.fail(call, "no argument is active, so there is no derivative to return",
                                     ["declare __enzyme_autodiff as returning void, or mark an argument active"])  # fmt: skip
             return
+        assert rtype is not None
         if sret is not None:
+            target = self._sret_type(call)
+            have, need = _size(target), _data_size(rtype)
+            if have is None or need is None or need > have:
+                raise self.fail(call, f"cannot cast return type of gradient {rtype} ({_bytes(need)}) to the "
+                                      f"struct returned through the sret pointer, {target} ({_bytes(have)})",
+                                _return_notes(self.entry, rtype))  # fmt: skip
             store = ext.StoreOp(op.res, sret)
             block.insert_op_before(store, call)
             return
-        if got is None:
+        if got is None or not call.returned.uses:  # type: ignore[union-attr]
             return
         if got == rtype:
             call.returned.replace_all_uses_with(op.res)  # type: ignore[union-attr]
             return
+        if isinstance(rtype, ext.LLVMStructType) and rtype.types.data[0] == got:
+            # As Enzyme: a call returning the type of the first derivative gets the first one.
+            first = xllvm.ExtractValueOp.create(
+                operands=[op.res], properties={"position": DenseArrayBase.from_list(i64, [0])}, result_types=[got]
+            )
+            block.insert_op_before(first, call)
+            call.returned.replace_all_uses_with(first.results[0])  # type: ignore[union-attr]
+            return
+        have, need = _data_size(got), _data_size(rtype)
+        if have is None or need is None or have != need:
+            # More bytes would be garbage, fewer a truncated derivative (Enzyme rejects both).
+            raise self.fail(call, f"cannot cast return type of gradient {rtype} ({_bytes(need)}) "
+                                  f"to the call's return type {got} ({_bytes(have)})",
+                            _return_notes(self.entry, rtype))  # fmt: skip
         # Same bytes, another type (e.g. two floats returned as <2 x float>): through memory.
         one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
         slot = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": _larger(rtype, got)})
@@ -279,6 +383,13 @@ class Raiser:
         load = xllvm.LoadOp(slot.res, got)
         block.insert_ops_before([store, load], call)
         call.returned.replace_all_uses_with(load.dereferenced_value)  # type: ignore[union-attr]
+
+    def _sret_type(self, call: xllvm.CallOp) -> Attribute | None:
+        arg_attrs = call.attributes.get("arg_attrs")
+        if isinstance(arg_attrs, ArrayAttr) and arg_attrs.data and isinstance(first := arg_attrs.data[0], DictionaryAttr):
+            t = first.data.get("llvm.sret")
+            return t if isinstance(t, TypeAttribute) else None
+        return None
 
     def parse_sret(self, call: xllvm.CallOp) -> SSAValue | None:
         arg_attrs = call.attributes.get("arg_attrs")
@@ -418,6 +529,43 @@ def _default_forward_activity(t: Attribute) -> str:
     return "dup" if _has_tangent(t) else "const"
 
 
+def _size(t: Attribute | None) -> int | None:
+    sa = size_align(t) if t is not None else None
+    return None if sa is None else sa[0]
+
+
+def _data_size(t: Attribute) -> int | None:
+    """Bytes from the start of `t` to the end of its last scalar (its size without tail
+    padding), or None for a type without a known layout."""
+    fields = scalar_fields(t)
+    if not fields:
+        return None
+    ends = []
+    for offset, scalar in fields:
+        if isinstance(scalar, AnyFloat | IntegerType):
+            n = (scalar.bitwidth + 7) // 8 if isinstance(scalar, AnyFloat) else (scalar.width.data + 7) // 8
+        else:
+            n = _size(scalar)
+            if n is None:
+                return None
+        ends.append(offset + n)
+    return max(ends)
+
+
+def _bytes(n: int | None) -> str:
+    return "size unknown" if n is None else f"{n} byte{'s' if n != 1 else ''}"
+
+
+_C_NAMES = {"f16": "_Float16", "f32": "float", "f64": "double", "f80": "long double", "f128": "__float128"}
+
+
+def _return_notes(entry: str, rtype: Attribute) -> list[str]:
+    if isinstance(rtype, ext.LLVMStructType):
+        return [f"declare {entry} as returning a struct of the derivatives in argument order ({rtype}), "
+                "or a type of the same size"]  # fmt: skip
+    return [f"declare {entry} as returning {_C_NAMES.get(str(rtype), str(rtype))}, the type of the derivative"]
+
+
 def _larger(a: Attribute, b: Attribute) -> Attribute:
     """A type at least as large as both (for a reinterpreting round trip through memory)."""
     return ext.LLVMStructType.from_type_list([a, b]) if a != b else a
@@ -429,6 +577,38 @@ def _default_activity(t: Attribute) -> str:
     if isinstance(t, ext.LLVMPointerType):
         return "dup"
     return "const"
+
+
+def _nounwind(fn: xllvm.FuncOp) -> bool:
+    passthrough = fn.passthrough
+    return passthrough is not None and any(
+        isinstance(a, StringAttr) and a.data == "nounwind" for a in passthrough.data
+    )
+
+
+def _erase_unreachable_blocks(region: Region) -> None:
+    """Remove the blocks that the entry block no longer reaches (a landing pad whose only
+    invoke became a call): their values are used only among themselves."""
+    entry = region.blocks.first
+    if entry is None:
+        return
+    reached: set[Block] = set()
+    work = [entry]
+    while work:
+        b = work.pop()
+        if b in reached:
+            continue
+        reached.add(b)
+        if b.last_op is not None:
+            work.extend(b.last_op.successors)
+    dead = [b for b in region.blocks if b not in reached]
+    for b in dead:
+        for op in b.ops:
+            op.operands = ()
+            op.successors = ()
+    for b in dead:
+        region.detach_block(b)
+        b.erase(safe_erase=False)
 
 
 def _has_uses(module: ModuleOp, name: str) -> bool:

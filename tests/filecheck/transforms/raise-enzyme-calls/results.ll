@@ -75,3 +75,36 @@ define <2 x float> @coerced(float %x, float %y) {
 ; CHECK-NEXT:    llvm.store %[[R4]], %[[SLOT]] : !llvm.struct<(f32, f32)>, !llvm.ptr
 ; CHECK-NEXT:    %[[V:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> vector<2xf32>
 ; CHECK-NEXT:    llvm.return %[[V]] : vector<2xf32>
+
+; Three floats come back as { <2 x float>, float }: twelve bytes of data in both types.
+declare { <2 x float>, float } @__enzyme_autodiff_floats3(ptr, float, float, float)
+
+define float @fff(float %x, float %y, float %z) {
+  %a = fmul float %x, %y
+  %b = fmul float %a, %z
+  ret float %b
+}
+
+define { <2 x float>, float } @coerced3(float %x, float %y, float %z) {
+  %r = call { <2 x float>, float } @__enzyme_autodiff_floats3(ptr @fff, float %x, float %y, float %z)
+  ret { <2 x float>, float } %r
+}
+
+; CHECK-LABEL: llvm.func @coerced3(
+; CHECK:         %[[SLOT3:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(!llvm.struct<(f32, f32, f32)>, !llvm.struct<(vector<2xf32>, f32)>)>
+; CHECK:         %[[R5:.*]] = autodiff.autodiff @fff({{.*}}) activity [active, active, active] ret active : (f32, f32, f32) -> !llvm.struct<(f32, f32, f32)>
+; CHECK-NEXT:    llvm.store %[[R5]], %[[SLOT3]] : !llvm.struct<(f32, f32, f32)>, !llvm.ptr
+; CHECK-NEXT:    %[[V3:.*]] = llvm.load %[[SLOT3]] : !llvm.ptr -> !llvm.struct<(vector<2xf32>, f32)>
+; CHECK-NEXT:    llvm.return %[[V3]] : !llvm.struct<(vector<2xf32>, f32)>
+
+; A call returning double for two active doubles gets the first derivative, as with Enzyme
+; (`double __enzyme_autodiff(void *, ...)` is the usual prototype).
+define double @first(double %x, double %y) {
+  %r = call double (...) @__enzyme_autodiff(ptr @f2, double %x, double %y)
+  ret double %r
+}
+
+; CHECK-LABEL: llvm.func @first(
+; CHECK:         %[[R6:.*]] = autodiff.autodiff @f2(%{{.*}}, %{{.*}}) activity [active, active] ret active : (f64, f64) -> !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    %[[D6:.*]] = llvm.extractvalue %[[R6]][0] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    llvm.return %[[D6]] : f64
