@@ -10,7 +10,7 @@ propagate.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass
@@ -40,6 +40,13 @@ class XenzymeError(Exception):
 
     def __post_init__(self) -> None:
         super().__init__(self.message)
+
+    def in_file(self, name: str | None) -> XenzymeError:
+        """This error, with `name` as the file of a location that names none (a module without
+        `source_filename` does not know it; the command line knows what it read)."""
+        if name and self.location is not None and not self.location.file:
+            self.location = replace(self.location, file=name)
+        return self
 
     def format(self, program: str = "xenzyme") -> str:
         where = f"{self.location}: " if self.location is not None else ""

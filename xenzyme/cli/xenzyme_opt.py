@@ -24,7 +24,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from io import StringIO
+from io import BytesIO, StringIO
 from typing import IO, ClassVar, NoReturn
 
 from xdsl.context import Context
@@ -36,7 +36,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.utils.target import Target
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from xenzyme.diagnostics import XenzymeError
+from xenzyme.diagnostics import SourceLocation, XenzymeError
 
 PROG = "xenzyme-opt"
 _LLVM_FRONTENDS = ("ll", "bc")
@@ -156,6 +156,23 @@ class XenzymeOptMain(xDSLOptMain):
         check_pipeline(self.args.passes, self.available_passes)
         self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
 
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        """As xDSL's, but an empty input is an error rather than an empty module (or, for
+        xDSL text, "Could not parse entire input!")."""
+        chunks, ext = super().prepare_input()
+        if len(chunks) == 1 and not self.args.split_input_file:
+            stream, offset = chunks[0]
+            data = stream.read()
+            stream.close()
+            if not data.strip():
+                raise XenzymeError(
+                    "the input is empty",
+                    SourceLocation(self.args.input_file or "<stdin>"),
+                    ["give LLVM IR (.ll, .bc), xDSL text (.mlir) or C/C++ source"],
+                )
+            chunks = [(BytesIO(data), offset)]
+        return chunks, ext
+
     def _input_is_llvm(self) -> bool:
         name = self.args.input_file or ""
         ext = self.args.frontend or name.rsplit(".", 1)[-1]
@@ -258,7 +275,8 @@ def _check_pass(spec: ArgSpec, passes: dict[str, Callable[[], type[ModulePass]]]
 
 def _value_hint(message: str) -> str:
     if m := re.search(r"expected (.*)$", message):
-        return "expected " + re.sub(r"<class '(\w+)'>", r"\1", m.group(1))
+        expected = re.sub(r"<class '(\w+)'>", r"\1", m.group(1)).removesuffix(" | None")
+        return "expected " + ("one word" if expected == "str" else expected)
     return message
 
 
@@ -315,7 +333,7 @@ def _main(args: list[str] | None) -> int:
     try:
         tool.run()
     except XenzymeError as e:
-        print(e.format(PROG), file=sys.stderr)
+        print(e.in_file(tool.args.input_file or "<stdin>").format(PROG), file=sys.stderr)
         return 1
     except OSError as e:
         return _fail(_file_message(e, tool.args.output_file))
@@ -326,7 +344,9 @@ def _main(args: list[str] | None) -> int:
     except (VerifyException, DiagnosticException) as e:
         return _verify_error(e)
     except ValueError as e:
-        return _fail(_pipeline_message(str(e)))
+        if str(e).startswith(("Unrecognized passes", "Unrecognized file extension")):
+            return _fail(_pipeline_message(str(e)))
+        return _internal_error(e)  # not about the command line: a bug
     except Exception as e:  # noqa: BLE001 -- nothing may end in a traceback
         return _internal_error(e)
     return 0

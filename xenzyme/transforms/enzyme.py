@@ -41,10 +41,16 @@ class EnzymePass(ModulePass):
     preopt: int = 2
     postopt: int = 3
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self) -> None:
+        """Reject a bad level when the pipeline is read, before any input is."""
         for opt, value in (("preopt", self.preopt), ("postopt", self.postopt)):
             if value not in (0, 1, 2, 3):
-                raise XenzymeError(f"enzyme: {opt} must be 0, 1, 2 or 3 (got {value})")
+                raise XenzymeError(
+                    f"enzyme: {opt} must be 0, 1, 2 or 3 (got {value})",
+                    notes=[f"0 skips LLVM's optimiser, 1-3 are its -O levels; for example -p 'enzyme{{{opt}=3}}'"],
+                )
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         strip_optnone(op)
         if self.preopt:
             run_llvm_pipeline(op, self.preopt)

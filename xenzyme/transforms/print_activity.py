@@ -2,6 +2,9 @@
 
     xenzyme-opt f.ll -p 'print-activity{function=f args=active,dup,const ret=active}'
 
+`ret` is one of active, const, none (for void); without it, none for a function returning void,
+active for one returning floating point, const otherwise.
+
 Each op gets `activity = ["active" | "dup" | "const", ...]`, one word per result: `active` for
 values that carry a derivative, `dup` for pointers with a shadow, `const` for the rest; the
 function gets `arg_activity` and `block_activity` (block arguments of the other blocks, in
@@ -23,6 +26,7 @@ from xenzyme.analysis.activity import ActivityInfo, analyze_activity
 from xenzyme.analysis.cfg import CFG
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import llvm_ext as ext
 
 
 def _word(info: ActivityInfo, v: SSAValue) -> str:
@@ -55,9 +59,25 @@ class PrintActivityPass(ModulePass):
 
     function: str | None = None
     args: tuple[str, ...] = ()
-    ret: str = "active"
+    ret: str | None = None
+    """active, const or none; by default from the return type: none for void, active for
+    floating point, const otherwise."""
+
+    def __post_init__(self) -> None:
+        """Reject unknown words when the pipeline is read, before any input is."""
+        for a in self.args:
+            if a not in ad.ARG_ACTIVITIES:
+                raise XenzymeError(f"print-activity: unknown activity '{a}'",
+                                   notes=[f"the argument activities are {', '.join(ad.ARG_ACTIVITIES)}"])  # fmt: skip
+        if self.ret is not None and self.ret not in ad.RET_ACTIVITIES:
+            raise XenzymeError(f"print-activity: unknown return activity '{self.ret}'",
+                               notes=[f"the return activities are {', '.join(ad.RET_ACTIVITIES)}"])  # fmt: skip
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.function is None and (self.args or self.ret is not None):
+            raise XenzymeError("print-activity: args and ret need function=NAME",
+                               notes=["without function=, the functions named by autodiff.autodiff requests are "
+                                      "analysed with the requests' activities"])  # fmt: skip
         funcs = {f.sym_name.data: f for f in op.ops if isinstance(f, xllvm.FuncOp)}
         if self.function is not None:
             fn = funcs.get(self.function)
@@ -67,10 +87,13 @@ class PrintActivityPass(ModulePass):
             n = len(fn.function_type.inputs.data)
             if len(acts) != n:
                 raise XenzymeError(f"print-activity: @{self.function} takes {n} arguments, {len(acts)} activities given")
-            for a in acts:
-                if a not in ad.ARG_ACTIVITIES:
-                    raise XenzymeError(f"print-activity: unknown activity '{a}'")
-            annotate(op, fn, acts, self.ret)
+            out = fn.function_type.output
+            void = isinstance(out, ext.LLVMVoidType)
+            ret = self.ret or ("none" if void else "active" if ad.is_float_like(out) else "const")
+            if void != (ret == "none"):
+                raise XenzymeError(f"print-activity: @{self.function} returns {'void' if void else out}, ret={ret} does not fit",
+                                   notes=["ret=none is for functions returning void, active or const for the others"])  # fmt: skip
+            annotate(op, fn, acts, ret)
             return
         for req in [o for o in op.walk() if isinstance(o, ad.AutodiffOp)]:
             fn = funcs.get(req.callee.string_value())
