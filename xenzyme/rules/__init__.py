@@ -209,8 +209,9 @@ class Emitter:
         t = like.type if isinstance(like, SSAValue) else like
         return self.insert(scalar_constant(value, t))
 
-    def zero(self, t: Attribute) -> SSAValue:
-        return self.insert(zero_constant(t))
+    def zero(self, t: Attribute, negative: bool = False) -> SSAValue:
+        """`zero_constant(t, negative)` inserted here."""
+        return self.insert(zero_constant(t, negative))
 
     # ---- arithmetic ---------------------------------------------------------------------
 
@@ -340,9 +341,17 @@ def scalar_constant(value: float, t: Attribute) -> Operation:
     return xllvm.ConstantOp.create(properties={"value": attr}, result_types=[t])
 
 
-def zero_constant(t: Attribute) -> Operation:
-    """The zero of any type: a constant for scalars and vectors, `llvm.mlir.zero` otherwise."""
-    if isinstance(element_type(t), AnyFloat | IntegerType):
+def zero_constant(t: Attribute, negative: bool = False) -> Operation:
+    """The zero of any type: a constant for scalars and vectors, `llvm.mlir.zero` otherwise.
+
+    `negative` asks for -0.0 in floating-point scalars and vectors: the identity of `fadd`
+    (x + -0.0 is x for every x, while -0.0 + +0.0 is +0.0), so LLVM removes the addition of a
+    derivative to an adjoint that starts at -0.0 without fast-math flags.  Aggregates stay +0.0.
+    """
+    et = element_type(t)
+    if isinstance(et, AnyFloat):
+        return scalar_constant(-0.0 if negative else 0.0, t)
+    if isinstance(et, IntegerType):
         return scalar_constant(0, t)
     return xllvm.ZeroOp.create(result_types=[t])
 

@@ -112,8 +112,13 @@ def _min_max(pred: str) -> MathPartials:
     """The derivative is that of the argument chosen (the first one on ties)."""
 
     def partials(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+        chosen: list[SSAValue] = []
+
         def first_chosen() -> SSAValue:
-            return e.fcmp(pred, x[0](), x[1]())
+            """One comparison, shared by both partials (built one after the other, in place)."""
+            if not chosen:
+                chosen.append(e.fcmp(pred, x[0](), x[1]()))
+            return chosen[0]
 
         return (lambda: Partial(where=first_chosen()), lambda: Partial(unless=first_chosen()))
 

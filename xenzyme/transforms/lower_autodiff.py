@@ -1,7 +1,9 @@
 """`lower-autodiff`: caches and accumulations -> plain `llvm` ops.
 
 * `autodiff.accumulate %p, %d` (plain) becomes `load`, `fadd`, `store` -- element by element
-  for aggregates.
+  for aggregates; `atomic` (and a `reduce` that no parallel lowering has handled) becomes
+  `atomicrmw fadd ... monotonic`, one per lane of a vector or member of an aggregate.  Types
+  without a lock-free atomic add (x86_fp80, fp128) are an error.
 * A `single` cache (pushed outside every loop) becomes one stack slot: push stores, peek loads,
   pop does nothing.
 * Any other cache becomes a growable stack: a heap buffer, its size and capacity in stack slots
@@ -17,12 +19,15 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, VectorType, i64
+from xdsl.dialects.builtin import (
+    BFloat16Type, DenseArrayBase, Float16Type, Float32Type, Float64Type, IntegerAttr, IntegerType, ModuleOp, StringAttr,
+    VectorType, i64,
+)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
-from xenzyme.diagnostics import XenzymeError
+from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import Emitter, ensure_declaration
@@ -275,15 +280,51 @@ class Lowering:
     # ---- accumulation -------------------------------------------------------------------
 
     def _accumulate(self, op: ad.AccumulateOp) -> None:
-        if op.mode.data != "plain":
-            raise XenzymeError(f"internal error: '{op.mode.data}' accumulation is lowered by the parallel passes")
         b = Builder(InsertPoint.before(op))
         e = Emitter(b, self.module)
         t = op.delta.type
         align = op.alignment.value.data if op.alignment is not None else None
+        if op.mode.data != "plain":
+            self._atomic_add(op, e, op.ptr, op.delta, align)
+            _erase(op)
+            return
         old = e.insert(xllvm.LoadOp(op.ptr, t, alignment=align))
         e.insert(ext.StoreOp(_add(e, old, op.delta), op.ptr, alignment=align))
         _erase(op)
+
+    def _atomic_add(self, op: ad.AccumulateOp, e: Emitter, ptr: SSAValue, delta: SSAValue, align: int | None) -> None:
+        """`*ptr += delta` with `atomicrmw fadd` (monotonic, as Enzyme's atomic adjoint updates):
+        per lane for vectors and per member for aggregates, each lane an atomic update of its
+        own.  A `reduce` accumulation that no parallel lowering has turned into private partial
+        sums is lowered the same way, which is correct wherever it runs."""
+        t = delta.type
+        if isinstance(t, VectorType | ext.LLVMArrayType | ext.LLVMStructType | ext.LLVMPackedStructType):
+            for i, (offset, mt) in enumerate(_members(t)):
+                if isinstance(t, VectorType):
+                    idx = e.insert(xllvm.ConstantOp(IntegerAttr(i, 32), IntegerType(32)))
+                    part = e.insert(ext.ExtractElementOp(delta, idx))
+                    at = e.insert(ext.GEPOp(ptr, [i], mt)) if i else ptr
+                else:
+                    part = e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), delta, mt))
+                    at = e.insert(ext.GEPOp(ptr, [0, i], t)) if i else ptr
+                self._atomic_add(op, e, at, part, _member_alignment(align, offset))
+            return
+        if not isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
+            name = {"f80": "x86_fp80 (long double)", "f128": "fp128"}.get(str(t), str(t))
+            raise XenzymeError(
+                f"cannot add to {name} memory atomically ('{op.mode.data}' accumulation of a derivative): "
+                "there is no lock-free atomic add for this type",
+                self._location(op),
+                ["keep data that threads update concurrently in float or double, or make the update serial"],
+            )
+        e.insert(ext.AtomicRMWOp("fadd", ptr, delta, "monotonic", align))
+
+    def _location(self, op: Operation) -> SourceLocation | None:
+        from xenzyme.transforms.reverse_diff import location_of
+
+        src = self.module.attributes.get("llvm.source_filename")
+        filename = src.data if isinstance(src, StringAttr) else None
+        return location_of(op, filename) or SourceLocation(filename)
 
 
 def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
@@ -300,6 +341,29 @@ def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
             acc = e.insert(xllvm.InsertValueOp(pos, acc, _add(e, x, y)))
         return acc
     return e.add(a, b)
+
+
+def _members(t: Attribute) -> list[tuple[int | None, Attribute]]:
+    """(byte offset when known, type) of each lane of a vector or member of an aggregate."""
+    from xenzyme.analysis.types import size_align, struct_layout
+
+    if isinstance(t, VectorType | ext.LLVMArrayType):
+        elem = t.element_type if isinstance(t, VectorType) else t.type
+        n = t.get_shape()[0] if isinstance(t, VectorType) else t.size.data
+        sa = size_align(elem)
+        return [(i * sa[0] if sa else None, elem) for i in range(n)]
+    layout = struct_layout(t)
+    types = list(t.types.data)  # type: ignore[attr-defined]
+    return [(layout[0][i] if layout else None, m) for i, m in enumerate(types)]
+
+
+def _member_alignment(align: int | None, offset: int | None) -> int | None:
+    """The alignment known for a member at `offset` of memory aligned to `align`."""
+    if align is None:
+        return None
+    if offset is None:
+        return 1
+    return align if offset == 0 else min(align, offset & -offset)
 
 
 def _heap_alignment(t: Attribute) -> int:
