@@ -3,6 +3,7 @@ VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 TOOLS   := $(VENV)/.toolchain
+BENCH_STAMP := $(VENV)/.installed-bench
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 .PHONY: setup demo test lit pytest bench clean
@@ -31,7 +32,17 @@ lit: setup
 pytest: setup
 	$(PYTHON) -m pytest -q tests
 
-bench: setup
+# The benchmarks' peers (JAX, PyTorch, ...) and matplotlib come with the `bench` extra, installed
+# only for `make bench`.  PyTorch: its CPU-only wheel when pip's wheel directory (its find-links
+# setting) holds one for this Python, else whatever pip resolves (the default wheel, with CUDA).
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	cpu=$$(py=$$($(PYTHON) -c 'import sys; print("%d%d" % sys.version_info[:2])'); \
+	  for d in $$($(PYTHON) -m pip config get global.find-links 2>/dev/null); do \
+	    ls "$$d"/torch-*+cpu-cp$$py-*.whl 2>/dev/null; done | sort -V | tail -n 1); \
+	$(PYTHON) -m pip install -q --disable-pip-version-check -e '.[test,bench]' $$cpu
+	touch $@
+
+bench: setup $(BENCH_STAMP)
 	$(PYTHON) benchmarks/run.py
 
 clean:

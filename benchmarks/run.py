@@ -39,7 +39,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -47,6 +47,7 @@ BENCH_DIR = REPO / "benchmarks"
 C_DIR = BENCH_DIR / "c"
 PEER_DIR = BENCH_DIR / "peers"
 BUILD_DIR = BENCH_DIR / "build"
+DATA_DIR = BENCH_DIR / "data"
 RESULTS = BENCH_DIR / "RESULTS.md"
 CHART = BENCH_DIR / "results.png"  # derivative ÷ primal per tool, linked from RESULTS.md
 # Linked into every program (compiled by cc, outside the timed build): counts the heap the
@@ -94,12 +95,17 @@ VARIANTS = (MAIN, O0_PREOPT2, O0_PREOPT0)
 
 @dataclass(frozen=True)
 class Peer:
-    """Another implementation of a benchmark's gradient, run as `python SCRIPT --n N --samples S
-    [--compare XENZYME_GRADIENT.bin]`; it prints JSON lines (benchmarks/peers/peerlib.py)."""
+    """Another implementation of a benchmark's gradient, run as `python SCRIPT [ARGS] --n N
+    --samples S [--compare XENZYME_GRADIENT.bin]`; it prints JSON lines (benchmarks/peers/peerlib.py)."""
 
     tool: str
     script: str
     label: str
+    args: tuple[str, ...] = ()
+    # Not a script: the benchmark's own main build run again with XENZYME_BENCH_MODE=<mode> (an
+    # ADBench program with mode "fd" checks xenzyme's derivative against central differences in
+    # every coordinate and times the finite-difference derivative as its "gradient").
+    mode: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,10 +128,30 @@ class Benchmark:
     peers: tuple[Peer, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     notes: str = ""
+    # Several benchmarks may run one program on different inputs: `program` names the C source
+    # (default: the benchmark's name), built once per run; `input` is a data file under
+    # benchmarks/data/, handed to the program as $XENZYME_BENCH_INPUT and to peers as --input.
+    program: str = ""
+    input: str = ""
+    # False: only the main build runs (no R3), for further instances of a program whose first
+    # instance already measures the ablation.
+    ablation: bool = True
+
+    @property
+    def variants(self) -> tuple[Variant, ...]:
+        return VARIANTS if self.ablation else (MAIN,)
+
+    @property
+    def prog(self) -> str:
+        return self.program or self.name
 
     @property
     def source(self) -> Path:
-        return C_DIR / f"{self.name}.c"
+        return C_DIR / f"{self.prog}.c"
+
+    @property
+    def input_path(self) -> Path | None:
+        return DATA_DIR / self.input if self.input else None
 
 
 TAYLORLOG_NOTES = """\
@@ -223,6 +249,32 @@ R3: from -O0 IR without the optimiser first, the gradient caches the loaded inpu
 shadow addresses in the inner loop (indices in stack slots): about 25 MB live per call instead
 of 17.5 KiB, and gradient ÷ primal near 10."""
 
+GMM_NOTES = """\
+(notes to come)"""
+
+BA_NOTES = """\
+(notes to come)"""
+
+LSTM_NOTES = """\
+(notes to come)"""
+
+
+def adbench_peers(bench: str, tools: tuple[str, ...] = ("numpy", "jax", "torch"),
+                  fd: bool = False) -> tuple[Peer, ...]:  # fmt: skip
+    """The peers of an ADBench benchmark (benchmarks/peers/TOOL_BENCH.py; fd: the program's own
+    finite-difference mode)."""
+    what = "Jacobian" if bench == "ba" else "gradient"
+    labels = {
+        "numpy": f"numpy, hand-written {what}",
+        "jax": "JAX, jit(vmap(jacrev))" if bench == "ba" else "JAX, jit(grad)",
+        "torch": "PyTorch autograd",
+    }
+    peers = tuple(Peer(t, f"{t}_{bench}.py", labels[t]) for t in tools)
+    if fd:
+        peers += (Peer("fd", "", "finite differences (central, in C)", mode="fd"),)
+    return peers
+
+
 BENCHMARKS = (
     Benchmark(
         name="taylorlog",
@@ -261,6 +313,95 @@ BENCHMARKS = (
         n=100,
         size="batch 100",
         notes=NN_NOTES,
+    ),
+    Benchmark(
+        name="gmm_d10_K25",
+        program="gmm",
+        input="gmm/gmm_d10_K25.txt",
+        what="ADBench GMM: log-likelihood of a Gaussian mixture (K components in d dimensions) "
+        "with a Wishart prior, written in plain C with malloc'd temporaries; full gradient "
+        "with respect to α, μ and the inverse-covariance factors by one `__enzyme_autodiff` "
+        "call, checked against central differences along 3 random directions (1e-5 relative)",
+        n=1000,
+        size="d = 10, K = 25, n = 1000: 1,650 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("gmm"),
+        notes=GMM_NOTES,
+    ),
+    Benchmark(
+        name="gmm_d2_K5",
+        program="gmm",
+        input="gmm/gmm_d2_K5.txt",
+        what="ADBench GMM, small instance (same program as gmm_d10_K25); the finite-difference "
+        "peer differentiates every coordinate",
+        n=1000,
+        size="d = 2, K = 5, n = 1000: 30 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("gmm", fd=True),
+        ablation=False,
+    ),
+    Benchmark(
+        name="gmm_d64_K10",
+        program="gmm",
+        input="gmm/gmm_d64_K10.txt",
+        what="ADBench GMM, high-dimensional instance (same program as gmm_d10_K25)",
+        n=1000,
+        size="d = 64, K = 10, n = 1000: 21,450 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("gmm"),
+        ablation=False,
+    ),
+    Benchmark(
+        name="ba1",
+        program="ba",
+        input="ba/ba1_n49_m7776_p31843.txt",
+        what="ADBench bundle adjustment: reprojection residuals w (proj(camera, X) - u) "
+        "(Rodrigues rotation, radial distortion) and weight residuals 1 - w²; the sparse "
+        "Jacobian (a 2 × 15 block per observation plus the weight entries) by two "
+        "`__enzyme_autodiff` reverse passes per observation and one per weight (\"gradient\" "
+        "below is the whole Jacobian), checked against central differences along 3 random "
+        "directions per block (1e-5 relative)",
+        n=31843,
+        size="ba1: 49 cameras, 7,776 points, 31,843 observations",
+        target_r1=3.0,
+        peers=adbench_peers("ba", fd=True),
+        notes=BA_NOTES,
+    ),
+    Benchmark(
+        name="ba5",
+        program="ba",
+        input="ba/ba5_n257_m65132_p225911.txt",
+        what="ADBench bundle adjustment, larger instance (same program as ba1)",
+        n=225911,
+        size="ba5: 257 cameras, 65,132 points, 225,911 observations",
+        target_r1=3.0,
+        peers=adbench_peers("ba", ("numpy", "jax")),
+        ablation=False,
+    ),
+    Benchmark(
+        name="lstm_l2_c1024",
+        program="lstm",
+        input="lstm/lstm_l2_c1024.txt",
+        what="ADBench LSTM: the loss of an l-layer LSTM (b = 14 units) predicting a sequence "
+        "of c characters; full gradient with respect to the main and extra parameters by one "
+        "`__enzyme_autodiff` call, checked against central differences along 3 random "
+        "directions (1e-5 relative)",
+        n=1024,
+        size="l = 2, c = 1024: 266 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("lstm", fd=True),
+        notes=LSTM_NOTES,
+    ),
+    Benchmark(
+        name="lstm_l4_c1024",
+        program="lstm",
+        input="lstm/lstm_l4_c1024.txt",
+        what="ADBench LSTM, four layers (same program as lstm_l2_c1024)",
+        n=1024,
+        size="l = 4, c = 1024: 490 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("lstm", ("numpy", "jax")),
+        ablation=False,
     ),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
@@ -341,9 +482,9 @@ def build(
     Builds `reps` times (from scratch each time) and reports the median time of each stage and of
     their sum: the compile time from source to a runnable gradient."""
     bench = BY_NAME[bench] if isinstance(bench, str) else bench
-    outdir = outdir or BUILD_DIR / bench.name
+    outdir = outdir or BUILD_DIR / bench.prog
     outdir.mkdir(parents=True, exist_ok=True)
-    stem = outdir / f"{bench.name}.{variant.tag}"
+    stem = outdir / f"{bench.prog}.{variant.tag}"
     ll, obj, exe = (Path(f"{stem}{ext}") for ext in (".ll", ".o", ""))
     heap, heap_cmd = heapcount_object(outdir, timeout)
     cmds = [
@@ -408,7 +549,8 @@ def run_program(exe: Path, n: int, samples: int, dump: Path | None = None, **kw)
 
 
 def run_peer(peer: Peer, n: int, samples: int, compare: Path | None = None, **kw) -> list[dict]:
-    cmd = [sys.executable, str(PEER_DIR / peer.script), "--n", str(n), "--samples", str(samples)]
+    cmd = [sys.executable, str(PEER_DIR / peer.script), *peer.args, "--n", str(n), "--samples",
+           str(samples)]
     if compare:
         cmd += ["--compare", str(compare)]
     return run_records(cmd, **kw)
@@ -473,6 +615,9 @@ def versions() -> dict:
         "cc": _first_line(["cc", "--version"]),
         "python": platform.python_version(),
         "numpy": pkg("numpy"),
+        "jax": pkg("jax"),
+        "torch": pkg("torch"),
+        "matplotlib": pkg("matplotlib"),
     }
 
 
@@ -517,7 +662,7 @@ class _StepTimer:
 
 
 def steps_for(bench: Benchmark) -> int:
-    return 2 * len(VARIANTS) + len(bench.peers) + len(bench.diagnostics)
+    return 2 * len(bench.variants) + len(bench.peers) + len(bench.diagnostics)
 
 
 def steps_for_run(bench: Benchmark, samples: int) -> int:
@@ -525,23 +670,33 @@ def steps_for_run(bench: Benchmark, samples: int) -> int:
 
 
 def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
-                  compile_reps: int) -> dict:
-    """Build, check and time one benchmark; returns its results (a JSON-able dict)."""
+                  compile_reps: int, built: dict | None = None) -> dict:
+    """Build, check and time one benchmark; returns its results (a JSON-able dict).  `built`
+    keeps the builds of this run by (program, variant): benchmarks sharing a program reuse them."""
     res: dict = {"name": bench.name, "n": n, "samples": samples, "builds": {}, "runs": {},
                  "peers": {}, "errors": []}
-    outdir = BUILD_DIR / bench.name
+    outdir = BUILD_DIR / bench.prog
     builds: dict[str, Build] = {}
-    for v in VARIANTS:
+    built = {} if built is None else built
+    # The instance's input file, for the program and its peers.
+    input_env = {"XENZYME_BENCH_INPUT": str(bench.input_path)} if bench.input else {}
+    for v in bench.variants:
         reps = compile_reps if v is MAIN else 1
         times = f" x{reps}" if reps > 1 else ""
         with progress.step(f"{bench.name}: build {v.label}{times}") as st:
+            if (bench.prog, v.tag) in built:
+                b = builds[v.tag] = built[bench.prog, v.tag]
+                res["builds"][v.tag] = {"commands": b.commands, "stage_s": b.stage_s,
+                                        "reps": b.reps}  # fmt: skip
+                st.note = f"(built for an earlier {bench.prog} instance)"
+                continue
             try:
                 b = build(bench, v, outdir, reps=reps)
             except BenchError as e:
                 res["errors"].append(f"build {v.tag}: {e}")
                 st.fail("(see errors)")
                 continue
-            builds[v.tag] = b
+            builds[v.tag] = built[bench.prog, v.tag] = b
             res["builds"][v.tag] = {"commands": b.commands, "stage_s": b.stage_s, "reps": b.reps}
             st.note = f"(source → gradient {b.stage_s['total']:.2f} s)"
 
@@ -553,6 +708,7 @@ def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
             if exe_tag not in builds:
                 st.fail("(not built)")
                 return
+            kw["env"] = {**input_env, **kw.get("env", {})}
             try:
                 recs = run_program(builds[exe_tag].exe, n, samples, **kw)
             except BenchError as e:
@@ -574,7 +730,17 @@ def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
     def run_peer_step(peer: Peer) -> None:
         with progress.step(f"{bench.name}: peer {peer.label}") as st:
             try:
-                recs = run_peer(peer, n, samples, dump if dump.exists() else None)
+                if peer.mode:  # the main build in another mode (finite differences in C)
+                    if MAIN.tag not in builds:
+                        st.fail("(not built)")
+                        return
+                    recs = run_program(builds[MAIN.tag].exe, n, samples, timeout=300,
+                                       env={**input_env, "XENZYME_BENCH_MODE": peer.mode})
+                else:
+                    if bench.input:
+                        peer = replace(peer, args=(*peer.args, "--input", str(bench.input_path)))
+                    recs = run_peer(peer, n, samples, dump if dump.exists() else None,
+                                    timeout=300)
             except BenchError as e:
                 res["errors"].append(f"peer {peer.tool}: {e}")
                 st.fail("(see errors)")
@@ -596,7 +762,7 @@ def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
     run_build(MAIN.tag, MAIN.label, MAIN.tag, dump=dump)
     for peer in bench.peers:
         run_peer_step(peer)
-    for v in VARIANTS:
+    for v in bench.variants:
         if v is not MAIN:
             run_build(v.tag, v.label, v.tag)
     for diag in bench.diagnostics:
@@ -667,6 +833,14 @@ def derived(res: dict) -> dict:
     return out
 
 
+def fatal_errors(res: dict) -> list[str]:
+    """A benchmark's errors that leave no numbers to report: all but those of the -O0 ablation's
+    builds and runs, which only cost R3 (the main build's numbers stand; the run still fails)."""
+    ablation = tuple(f"{kind} {v.tag}:" for kind in ("build", "run") for v in VARIANTS
+                     if v is not MAIN)  # fmt: skip
+    return [e for e in res["errors"] if not e.startswith(ablation)]
+
+
 def inproc_peers(records: list[dict]) -> dict[str, dict]:
     """The time records of other gradients timed in the same process, by name."""
     return {r["what"]: r for r in records
@@ -696,7 +870,8 @@ def env_lines(env: dict) -> list[str]:
     return [
         f"- machine: {m['cpu']}, {m['cores']} cores, {m['os']}",
         f"- versions: xenzyme {v['xenzyme']}, xDSL {v['xdsl']}, llvmlite {v['llvmlite']}, "
-        f"{v['clang']}, {v['cc']}, Python {v['python']}, numpy {v['numpy']}",
+        f"{v['clang']}, {v['cc']}, Python {v['python']}, numpy {v['numpy']}, "
+        f"JAX {v.get('jax', '?')}, PyTorch {v.get('torch', '?')}",
         f"- date: {env['date']}; load average {env['load'][0]:.2f} at the start, "
         f"{env['load'][1]:.2f} at the end (other processes on the machine add noise)",
     ]
@@ -717,7 +892,7 @@ def section_for(bench: Benchmark, res: dict, env: dict) -> str:
               "≥ 50 ms; "
               f"after a warm-up, {res['samples']} samples of the primal and of the gradient, "
               "taken in alternation; times are per call.", ""]
-    if res["errors"]:
+    if fatal_errors(res):
         lines += ["**This run failed; no numbers are reported.**", "", "```"]
         lines += [e for err in res["errors"] for e in err.splitlines()]
         lines += ["```", ""]
@@ -775,13 +950,27 @@ def section_for(bench: Benchmark, res: dict, env: dict) -> str:
     lines.append(f"| R3 gradient without ÷ with `llvm-opt` before AD, both from -O0 IR, each "
                  f"÷ its own process's primal (raw ratio of gradient times: "
                  f"{fmt_r(d['r3_raw'])}) | {fmt_r(d['r3'])} ({fmt_r(d['r3_min'])}) | | | |")
+    if res["errors"]:  # only the ablation's builds or runs failed (fatal_errors)
+        lines += ["", "**R3 could not be measured**: a build or run of the -O0 ablation failed:",
+                  "", "```"]
+        lines += [e for err in res["errors"] for e in err.splitlines()]
+        lines += ["```"]
 
     b = res["builds"][MAIN.tag]
     st = b["stage_s"]
     lines += ["", f"Compile time, source to runnable gradient ({MAIN.label}, median of "
               f"{b['reps']} builds): **{st['total']:.2f} s** = clang {st['clang']:.2f} s + "
-              f"xenzyme-opt {st['xenzyme-opt']:.2f} s + cc {st['cc']:.2f} s.", "", "Commands:", "",
-              "```"]
+              f"xenzyme-opt {st['xenzyme-opt']:.2f} s + cc {st['cc']:.2f} s."]
+    for tool, recs in res["peers"].items():
+        comp = pick(recs, "compile")
+        if comp:
+            lines[-1] += (f" {tool}: {comp['seconds']:.2f} s from the start of its setup to "
+                          "the first derivative and primal (tracing and compiling).")
+    if bench.input:
+        lines += ["", f"Input: `benchmarks/data/{bench.input}` (ADBench's, MIT licence: "
+                  "`LICENSE.ADBench.txt` beside it), handed to the program as "
+                  "`$XENZYME_BENCH_INPUT` and to the peers as `--input`."]
+    lines += ["", "Commands:", "", "```"]
     for v in VARIANTS:
         if v.tag in res["builds"]:
             lines += [c for c in res["builds"][v.tag]["commands"] if c not in lines]
@@ -836,7 +1025,7 @@ def summary_section(results: list[tuple[Benchmark, dict]], env: dict) -> str:
     ]
     r3s = []
     for bench, res in results:
-        if res["errors"]:
+        if fatal_errors(res):
             lines.append(f"| {bench.name} | {bench.size} | FAILED | "
                          f"{fmt_target(bench.target_r1)} | {bench.enzyme_r1 or '–'} | | | | | |")
             continue
@@ -846,14 +1035,69 @@ def summary_section(results: list[tuple[Benchmark, dict]], env: dict) -> str:
         lines.append(f"| {bench.name} | {bench.size} | {fmt_r(d['r1'])} | "
                      f"{fmt_target(bench.target_r1)} | {bench.enzyme_r1 or '–'} | "
                      f"{verdict(d['r1'], bench.target_r1)} | {r2} | "
-                     f"{fmt_r(d['r3'])} | {ct:.2f} s | {fmt_heap(d['gradient'])} |")
+                     f"{'FAILED' if res['errors'] else fmt_r(d['r3'])} | {ct:.2f} s | "
+                     f"{fmt_heap(d['gradient'])} |")
         if d["r3"]:
             r3s.append(d["r3"])
     if r3s:
         geo = math.exp(sum(math.log(r) for r in r3s) / len(r3s))
-        lines += ["", f"Geometric mean of R3 (AD after optimisation speed-up): {geo:.2f} "
-                  "(Enzyme's NeurIPS 2020 paper: 4.2 over its suite)."]
+        lines += ["", f"Geometric mean of R3 (AD after optimisation speed-up) over the "
+                  f"{len(r3s)} benchmarks above: {geo:.2f} (Enzyme's NeurIPS 2020 paper: 4.2 "
+                  "over its suite)."]
+    if CHART.exists():
+        lines += ["", f"[Derivative ÷ primal per tool and benchmark]({CHART.name}) (log scale; "
+                  "each tool's derivative divided by its own primal, timed in the same process):",
+                  "", f"![derivative ÷ primal per tool]({CHART.name})"]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def write_chart(results: list[tuple[Benchmark, dict]], path: Path | None = None) -> Path | None:
+    """A bar chart of derivative ÷ primal per tool (xenzyme and each peer, each divided by its
+    own primal) for every benchmark that ran, as a PNG beside RESULTS.md.  None without
+    matplotlib (the `bench` extra installs it)."""
+    path = path or CHART
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("note: matplotlib is not installed: no chart", file=sys.stderr)
+        return None
+    rows: list[tuple[str, dict[str, float]]] = []
+    for bench, res in results:
+        if fatal_errors(res):
+            continue
+        d = derived(res)
+        per_tool = {"xenzyme": d["r1"]} if d["r1"] else {}
+        for tool, recs in res["peers"].items():
+            r = ratio(pick(recs, "time", "gradient"), pick(recs, "time", "primal"))
+            if r:
+                per_tool[tool] = r
+        if per_tool:
+            rows.append((bench.name, per_tool))
+    if not rows:
+        return None
+    order = ["xenzyme", "numpy", "jax", "torch", "fd"]
+    tools = sorted({t for _, pt in rows for t in pt},
+                   key=lambda t: (order.index(t) if t in order else len(order), t))  # fmt: skip
+    width = 0.8 / len(tools)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(rows) * max(1, len(tools) / 2)), 4.5))
+    for j, tool in enumerate(tools):
+        xs = [i + (j - (len(tools) - 1) / 2) * width for i, (_, pt) in enumerate(rows) if tool in pt]
+        ys = [pt[tool] for _, pt in rows if tool in pt]
+        ax.bar(xs, ys, width, label=tool)
+    ax.set_yscale("log")
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xticks(range(len(rows)), [name for name, _ in rows], rotation=30, ha="right")
+    ax.set_ylabel("derivative time ÷ primal time")
+    ax.set_title("Cost of the derivative relative to the primal, per tool (lower is better)")
+    ax.legend(fontsize="small", ncols=min(len(tools), 5))
+    ax.grid(axis="y", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def markers(name: str) -> tuple[str, str]:
@@ -886,8 +1130,8 @@ def write_results(sections: list[tuple[str, str]], path: Path = RESULTS) -> None
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Build, check and time the gradient benchmarks; "
                                  "rewrite their sections of benchmarks/RESULTS.md.")
-    ap.add_argument("names", nargs="*", help=f"benchmarks to run (default: all: "
-                    f"{', '.join(BY_NAME)})")
+    ap.add_argument("names", nargs="*", help=f"benchmarks to run, or programs (all their "
+                    f"instances) (default: all: {', '.join(BY_NAME)})")
     ap.add_argument("--n", type=int, help="problem size for every benchmark (default: each one's)")
     ap.add_argument("--samples", type=int, default=7, help="timed samples (>= 5 for results)")
     ap.add_argument("--compile-reps", type=int, default=3,
@@ -896,10 +1140,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-write", action="store_true", help="leave RESULTS.md alone")
     args = ap.parse_args(argv)
 
-    unknown = [n for n in args.names if n not in BY_NAME]
+    programs = {b.prog for b in BENCHMARKS}
+    unknown = [n for n in args.names if n not in BY_NAME and n not in programs]
     if unknown:
         ap.error(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BY_NAME)}")
-    selected = [BY_NAME[n] for n in args.names] if args.names else list(BENCHMARKS)
+    selected = ([b for b in BENCHMARKS if b.name in args.names or b.prog in args.names]
+                if args.names else list(BENCHMARKS))  # fmt: skip
     samples = 0 if args.check_only else args.samples
     if samples and samples < 5:
         print("note: fewer than 5 samples: RESULTS.md is not written", file=sys.stderr)
@@ -912,9 +1158,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{env['versions']['xenzyme']}; {env['versions']['clang']}", file=sys.stderr)
     progress = Progress(total=sum(steps_for_run(b, samples) for b in selected))
     results = []
+    built: dict = {}
     for bench in selected:
         res = run_benchmark(bench, progress, n=args.n or bench.n, samples=samples,
-                            compile_reps=1 if args.check_only else args.compile_reps)
+                            compile_reps=1 if args.check_only else args.compile_reps,
+                            built=built)
         results.append((bench, res))
 
     env["load"].append(os.getloadavg()[0])
@@ -929,13 +1177,17 @@ def main(argv: list[str] | None = None) -> int:
     if samples:
         print(file=sys.stderr)
         for b, r in results:
-            if not r["errors"]:
+            if not fatal_errors(r):
                 d = derived(r)
                 r2 = "".join(f", R2 vs {t} {fmt_r(x)}" for t, x in d["r2"].items())
                 print(f"{b.name}: R1 {fmt_r(d['r1'])} (target {fmt_target(b.target_r1)}){r2}, "
                       f"R3 {fmt_r(d['r3'])}, compile "
                       f"{r['builds'][MAIN.tag]['stage_s']['total']:.2f} s", file=sys.stderr)
     if write:
+        if not args.names:
+            chart = write_chart(results)
+            if chart:
+                print(f"wrote {chart.relative_to(REPO)}", file=sys.stderr)
         sections = [("bench-summary", summary_section(results, env))] if not args.names else []
         sections += [(f"bench-{b.name}", section_for(b, r, env)) for b, r in results]
         write_results(sections)

