@@ -1,6 +1,6 @@
 """End-to-end gradients: C programs that check their own derivatives.
 
-Each program in tests/programs/ad/ calls __enzyme_autodiff and compares the result with central
+Each program in tests/programs/ad/ (C, or C++ for `.cpp`) calls __enzyme_autodiff and compares the result with central
 finite differences or exact values, printing PASS and exiting 0 when every check holds.  Each is
 compiled by clang-19 at -O0, -O2 and -O3, differentiated by `xenzyme-opt -p enzyme`, linked with
 the system C compiler and run.
@@ -20,7 +20,7 @@ import pytest
 
 from conftest import REPO, XENZYME_OPT, clang, run
 
-PROGRAMS = sorted((REPO / "tests" / "programs" / "ad").glob("*.c"))
+PROGRAMS = sorted((REPO / "tests" / "programs" / "ad").glob("*.c*"))  # C and C++ (.cpp)
 LEVELS = ["-O0", "-O2", "-O3"]
 _CFLAGS = "// CFLAGS:"
 
@@ -40,7 +40,8 @@ def _build_and_run(program: Path, level: str, pipeline: str, tmp_path: Path) -> 
     assert r.returncode == 0, r.stderr
     r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
     assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"
-    r = run(["cc", str(obj), "-lm", "-o", str(exe)])
+    libs = ["-lstdc++"] if program.suffix == ".cpp" else []
+    r = run(["cc", str(obj), "-lm", *libs, "-o", str(exe)])
     assert r.returncode == 0, r.stderr
     r = run([str(exe)], timeout=60)
     assert r.returncode == 0 and "PASS" in r.stdout, f"{program.name} {level}:\n{r.stdout}\n{r.stderr}"

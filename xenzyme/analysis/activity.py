@@ -3,8 +3,8 @@
 A floating-point value is *active* when it is both varied (it depends on an active input) and
 useful (an active output depends on it); only active values get adjoints.  A pointer is
 *shadowed* when the memory it points into may hold varied data: it then has a shadow pointer into
-shadow memory of the same shape.  Memory is tracked by object (argument, alloca, global): an
-object becomes shadowed when a varied value or a shadowed pointer is stored into it.
+shadow memory of the same shape.  Memory is tracked by object (argument, alloca, heap allocation,
+global): an object becomes shadowed when a varied value or a shadowed pointer is stored into it.
 
 Integers never carry derivatives.  The analysis is a fixpoint over the function in reverse
 post-order; it does not rewrite anything.  `print-activity` shows its results for tests.
@@ -19,7 +19,9 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from xenzyme.analysis.alias import UNKNOWN, Object, underlying_objects
+from xenzyme.analysis.alias import (
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, pointer_roots, underlying_objects,
+)  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects.autodiff import has_shadow, is_float_like
@@ -56,7 +58,7 @@ class ActivityInfo:
     useful: set[SSAValue] = field(default_factory=set)
     shadowed: set[SSAValue] = field(default_factory=set)
     shadowed_objects: set[Object] = field(default_factory=set)
-    """Objects (allocas, globals, arguments) whose memory may hold varied data."""
+    """Objects (allocas, heap allocations, globals, arguments) whose memory may hold varied data."""
     unshadowed_stores: list[Operation] = field(default_factory=list)
     """Stores of varied data into memory that has no shadow (errors for the caller to report)."""
     reinterpreted: list[Operation] = field(default_factory=list)
@@ -84,6 +86,11 @@ def analyze_activity(
         elif has_shadow(act) and is_pointer_like(arg.type):
             info.shadowed.add(arg)
             info.shadowed_objects.add(arg)
+    if ret_activity == "dup":
+        # The caller receives a shadow of what is returned: the memory returned needs one.
+        for b in cfg.rpo:
+            if isinstance(b.last_op, xllvm.ReturnOp) and b.last_op.arg is not None:
+                _shadow_objects(info, b.last_op.arg, cfg, constant_globals)
     _forward(cfg, info, constant_globals)
     _backward(cfg, info, ret_activity)
     _reinterpretation(cfg, info)
@@ -113,8 +120,15 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
             for p in cfg.preds[b]:
                 for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
                     changed |= _mark(info, arg, inc in info.varied, inc in info.shadowed)
+                    if arg in info.shadowed and inc not in info.shadowed:
+                        # Every pointer a shadowed phi may take needs a shadow to take with it.
+                        changed |= _demand_shadow(info, inc, cfg, constant_globals)
             for op in b.ops:
                 changed |= _transfer(cfg, info, op, constant_globals)
+                if isinstance(op, ext.SelectOp) and op.res in info.shadowed:
+                    for inc in (op.lhs, op.rhs):
+                        if inc not in info.shadowed:
+                            changed |= _demand_shadow(info, inc, cfg, constant_globals)
     # Candidates found on the way may have gained a shadow pointer in a later round.
     info.unshadowed_stores = [op for op in info.unshadowed_stores if _written_pointer(op) not in info.shadowed]
 
@@ -140,13 +154,23 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         return _mark(info, op.dereferenced_value, s, s)
     if isinstance(op, ext.StoreOp):
         v, p = op.value, op.ptr
+        changed = False
+        if p in shadowed and is_pointer_like(v.type) and v not in shadowed:
+            # A pointer kept in shadowed memory needs a shadow of its own for the shadow
+            # memory to hold (a heap buffer whose address is kept in a local variable).
+            changed = _demand_shadow(info, v, cfg, constant_globals)
         if v not in varied and v not in shadowed:
-            return False
-        return _store_into(cfg, info, op, p)
+            return changed
+        return _store_into(cfg, info, op, p, constant_globals) or changed
     if isinstance(op, ext.MemcpyOp | ext.MemmoveOp):
         dst, src = op.args[0], op.args[1]
         if src in shadowed:
-            return _store_into(cfg, info, op, dst)
+            return _store_into(cfg, info, op, dst, constant_globals)
+        return False
+    if allocator_of(op) is not None:
+        # Fresh heap memory is an object of its own: shadowed once varied data is stored in it.
+        return op.results[0] in info.shadowed_objects and _mark(info, op.results[0], False, True)
+    if callee_name(op) in DEALLOCATORS:
         return False
     if isinstance(op, _POINTER_FORWARDING):
         # A bitcast between float types (double <-> <1 x double>, vector reshapes) forwards the
@@ -157,8 +181,11 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     any_shadowed = any(o in shadowed for o in op.operands)
     # What a call returns may be computed from memory it reads through shadowed pointers.
     reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
+    # A pointer a call returns may lead to memory holding what it received (a node that stores
+    # a varied argument): it gets a shadow, which the callee's derivative provides.
+    shadow_results = any_shadowed or (reads_memory and any_varied)
     for r in op.results:
-        changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), any_shadowed)
+        changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), shadow_results)
     if isinstance(op, xllvm.CallOp | ext.InvokeOp) and (any_shadowed or any_varied):
         # A callee may store what it received (varied values, or data read through shadowed
         # pointers) through any pointer argument it may write: that memory needs a shadow.
@@ -190,7 +217,7 @@ def _call_reads_only(op: Operation, index: int) -> bool:
     return False
 
 
-def _store_into(cfg: CFG, info: ActivityInfo, op: Operation, ptr: SSAValue) -> bool:
+def _store_into(cfg: CFG, info: ActivityInfo, op: Operation, ptr: SSAValue, constant_globals: set[str]) -> bool:
     changed = False
     for obj in underlying_objects(ptr, cfg):
         if obj in info.shadowed_objects:
@@ -198,9 +225,36 @@ def _store_into(cfg: CFG, info: ActivityInfo, op: Operation, ptr: SSAValue) -> b
         if obj is UNKNOWN or isinstance(obj, BlockArgument):
             if ptr not in info.shadowed and op not in info.unshadowed_stores:
                 info.unshadowed_stores.append(op)
+                changed |= _demand_shadow(info, ptr, cfg, constant_globals)
             continue
         info.shadowed_objects.add(obj)
         changed = True
+    return changed
+
+
+def _demand_shadow(info: ActivityInfo, ptr: SSAValue, cfg: CFG, constant_globals: set[str]) -> bool:
+    """`ptr` must have a shadow (active data goes through it, or a shadowed phi or memory
+    holds it): give one to where it comes from.  A pointer loaded from memory of this function
+    makes that memory hold shadow pointers; one a call returned gets its shadow from the
+    callee's derivative; locals, heap and mutable globals get shadow memory."""
+    changed = _shadow_objects(info, ptr, cfg, constant_globals)
+    for root in pointer_roots(ptr, cfg):
+        if isinstance(root.owner, xllvm.LoadOp):
+            changed |= _shadow_objects(info, root.owner.ptr, cfg, constant_globals)
+        elif isinstance(root.owner, xllvm.CallOp) and allocator_of(root.owner) is None:
+            changed |= _mark(info, root, False, True)
+    return changed
+
+
+def _shadow_objects(info: ActivityInfo, ptr: SSAValue, cfg: CFG, constant_globals: set[str]) -> bool:
+    """Give the local, heap and mutable global objects `ptr` may point into a shadow."""
+    changed = False
+    for obj in underlying_objects(ptr, cfg):
+        if obj is UNKNOWN or isinstance(obj, BlockArgument) or obj in constant_globals:
+            continue
+        if obj not in info.shadowed_objects:
+            info.shadowed_objects.add(obj)
+            changed = True
     return changed
 
 

@@ -2,7 +2,8 @@
 
 Deliberately simple and conservative: a pointer's underlying objects are found by walking back
 through address arithmetic (GEP, casts, select, block arguments); an object is an argument, an
-alloca, a global, or `UNKNOWN` (a pointer loaded from memory or returned by a call).  The
+alloca, a global, a heap allocation (the call to `malloc` & co. that returned it), or `UNKNOWN`
+(a pointer loaded from memory or returned by any other call).  The
 differentiation passes use it to decide whether a load can be repeated in the reverse sweep
 instead of being cached: it can when nothing in the function may write what it reads.
 """
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.cfg import CFG
@@ -28,7 +29,50 @@ class Unknown:
 UNKNOWN = Unknown()
 
 Object = SSAValue | str | Unknown
-"""An argument or alloca (its SSA value), a global (its name), or UNKNOWN."""
+"""An argument, alloca or heap allocation (its SSA value), a global (its name), or UNKNOWN."""
+
+
+@dataclass(frozen=True)
+class Allocator:
+    """A function returning fresh heap memory, and how that memory is given back."""
+
+    size_args: tuple[int, ...]
+    """Arguments whose product is the size in bytes."""
+    deallocator: str
+    dealloc_args: tuple[int, ...] = ()
+    """Arguments of the allocation passed to the deallocator after the pointer (alignment)."""
+
+
+ALLOCATORS = {
+    "malloc": Allocator((0,), "free"),
+    "calloc": Allocator((0, 1), "free"),
+    "aligned_alloc": Allocator((1,), "free"),
+    "valloc": Allocator((0,), "free"),
+    "_Znwm": Allocator((0,), "_ZdlPv"),
+    "_Znam": Allocator((0,), "_ZdaPv"),
+    "_ZnwmSt11align_val_t": Allocator((0,), "_ZdlPvSt11align_val_t", (1,)),
+    "_ZnamSt11align_val_t": Allocator((0,), "_ZdaPvSt11align_val_t", (1,)),
+}
+"""C's allocation functions and C++'s operator new (plain, array, aligned)."""
+
+DEALLOCATORS = {
+    "free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
+    "_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t",
+}  # fmt: skip
+"""free and C++'s operator delete: they end the object their first argument points into."""
+
+
+def callee_name(op: Operation) -> str | None:
+    """The name of the function a direct call calls."""
+    if isinstance(op, xllvm.CallOp) and op.callee is not None:
+        return op.callee.string_value()
+    return None
+
+
+def allocator_of(op: Operation) -> Allocator | None:
+    """How `op` allocates, if it is a call to a heap allocation function."""
+    name = callee_name(op)
+    return ALLOCATORS.get(name) if name is not None else None
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 
@@ -36,7 +80,7 @@ _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 # (other than errno, which programs being differentiated do not inspect).
 READONLY_LIBRARY = {
     "printf", "puts", "fputs", "fprintf", "putchar", "strlen", "strcmp", "strncmp", "memcmp",
-    "sin", "cos", "tan", "exp", "log", "pow", "sqrt", "fabs", "atan2", "hypot",
+    "sin", "cos", "tan", "exp", "log", "pow", "sqrt", "fabs", "atan2", "hypot", "malloc_usable_size",
 }  # fmt: skip
 
 
@@ -98,7 +142,7 @@ def underlying_objects(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> 
             work.append(op.operands[0])
         elif isinstance(op, ext.SelectOp):
             work += [op.lhs, op.rhs]
-        elif isinstance(op, xllvm.AllocaOp):
+        elif isinstance(op, xllvm.AllocaOp) or allocator_of(op) is not None:
             out.add(x)
         elif isinstance(op, xllvm.AddressOfOp):
             out.add(op.global_name.string_value())
@@ -159,8 +203,11 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
     if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
         return [op.ptr]
     if isinstance(op, xllvm.CallOp):
-        if op.callee is not None and op.callee.string_value() in READONLY_LIBRARY:
+        name = callee_name(op)
+        if name in READONLY_LIBRARY or name in ALLOCATORS:
             return []
+        if name in DEALLOCATORS:
+            return [op.operands[0]]  # the object ends: what it held is gone
         if _call_writes_nothing(op):
             return []
         return None
@@ -227,3 +274,55 @@ def _noalias(o: Object) -> bool:
         return False
     attrs = fn.arg_attrs.data[o.index]
     return "llvm.noalias" in attrs.data  # type: ignore[attr-defined]
+
+
+def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp]) -> bool:
+    """Whether the address of a heap allocation may outlive the function: returned, stored into
+    memory, passed to a call that may keep it, or turned into an integer.  Loads, stores into
+    it, memory intrinsics, comparisons and deallocation do not let it escape.  `functions`
+    gives the callees' declarations, whose `captures(none)` says they keep nothing."""
+    flows: dict[SSAValue, list[SSAValue]] = {}
+    for b in cfg.rpo:
+        for p in cfg.preds.get(b, []):
+            for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
+                flows.setdefault(inc, []).append(arg)
+    seen: set[SSAValue] = set()
+    work = [alloc]
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        work += flows.get(v, [])
+        for use in v.uses:
+            op = use.operation
+            if isinstance(op, (*_ADDRESS_OPS, ext.SelectOp, ext.FreezeOp)):
+                work += op.results
+            elif isinstance(op, xllvm.CallOp):
+                name = callee_name(op)
+                if name not in DEALLOCATORS and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions):
+                    return True
+            elif isinstance(op, ext.StoreOp):
+                if use.index == 0:
+                    return True
+            elif not isinstance(op, _KEEPS_NOTHING) and not (op.successors and not isinstance(op, xllvm.ReturnOp)):
+                return True
+    return False
+
+
+_KEEPS_NOTHING = (xllvm.LoadOp, ext.ICmpOp, ext.MemcpyOp, ext.MemmoveOp, ext.MemsetOp, xllvm.CallIntrinsicOp)
+"""Uses of an address that do not keep it (branches are followed through the block arguments
+they feed)."""
+
+
+def _keeps_nothing(op: xllvm.CallOp, index: int, functions: dict[str, xllvm.FuncOp]) -> bool:
+    """Whether the callee cannot keep its `index`-th operand (`nocapture` / `captures(none)`)."""
+    fn = functions.get(callee_name(op) or "")
+    for attrs in (op.attributes.get("arg_attrs"), fn.arg_attrs if fn is not None else None):
+        if isinstance(attrs, ArrayAttr) and index < len(attrs.data):
+            d = attrs.data[index]
+            if isinstance(d, DictionaryAttr):
+                captures = d.data.get("llvm.captures")
+                if "llvm.nocapture" in d.data or isinstance(captures, StringAttr) and captures.data == "none":
+                    return True
+    return False

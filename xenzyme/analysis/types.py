@@ -15,14 +15,15 @@ floats.  Two levels of answer:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import AnyFloat, IntegerType, VectorType
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntegerType, ModuleOp, StringAttr, VectorType, f32, f64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from xenzyme.analysis.alias import UNKNOWN, underlying_objects
+from xenzyme.analysis.alias import UNKNOWN, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 
@@ -54,6 +55,8 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
     """(kind, float type) of the data behind `ptr`: FLOAT with its type, POINTER, INTEGER,
     MIXED or UNKNOWN_KIND."""
     objects = underlying_objects(ptr, cfg)
+    # Memory a loaded or returned pointer leads to is known by the pointers' origins instead.
+    origins = {r for r in pointer_roots(ptr, cfg) if isinstance(r.owner, xllvm.LoadOp | xllvm.CallOp)}
     types: list[Attribute] = []
     for obj in objects:
         if obj is UNKNOWN:
@@ -71,7 +74,7 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
                 p, t = op.ptr, op.value.type
             else:
                 continue
-            if underlying_objects(p, cfg) & objects - {UNKNOWN}:
+            if underlying_objects(p, cfg) & objects - {UNKNOWN} or origins and origins & set(pointer_roots(p, cfg)):
                 types += leaf_types(t)
     kinds = {_kind(t) for t in types}
     kinds.discard(UNKNOWN_KIND)
@@ -177,6 +180,17 @@ def scalar_fields(t: Attribute, base: int = 0) -> list[tuple[int, Attribute]] | 
     return None
 
 
+def _smallest_period(t: Attribute) -> int:
+    """The shortest repetition of a type's fields (an array of 4 doubles repeats every 8 bytes,
+    so does `struct { double v[4]; }`), so that a copy of whole elements covers whole periods."""
+    if isinstance(t, ext.LLVMArrayType | VectorType):
+        return _smallest_period(t.type if isinstance(t, ext.LLVMArrayType) else t.element_type)
+    size = (size_align(t) or (0, 0))[0]
+    if isinstance(t, ext.LLVMStructType) and len(t.types.data) == 1:
+        return _smallest_period(t.types.data[0])
+    return size or 1
+
+
 @dataclass(frozen=True)
 class View:
     """What a pointer points at: `fields` (offset, scalar type) repeating every `period` bytes
@@ -190,9 +204,10 @@ class View:
     def of_type(t: Attribute, offset: int = 0) -> View | None:
         fields = scalar_fields(t)
         sa = size_align(t)
-        if fields is None or sa is None or sa[0] == 0:
-            return None
-        return View(tuple(fields), sa[0], offset % sa[0])
+        if fields is None or sa is None or sa[0] == 0 or all(_is_byte(f) for _, f in fields):
+            return None  # (raw bytes, `char buf[n]`, say nothing about what they hold)
+        period = _smallest_period(t)
+        return View(tuple(f for f in fields if f[0] < period), period, offset % period)
 
     def shifted(self, delta: int) -> View:
         off = self.offset + delta
@@ -250,8 +265,11 @@ def known_multiple(v: SSAValue, depth: int = 0) -> int:
     op = v.owner
     if depth > 6 or not isinstance(op, Operation):
         return 1
-    if isinstance(op, xllvm.ShlOp) and (k := constant_int(op.rhs)) is not None and 0 <= k < 30:
+    if isinstance(op, xllvm.ShlOp) and (k := constant_int(op.rhs)) is not None and 0 <= k < 64:
         return known_multiple(op.lhs, depth + 1) << k
+    if isinstance(op, xllvm.AShrOp | xllvm.LShrOp) and op.is_exact and (k := constant_int(op.rhs)) is not None and 0 <= k < 64:
+        m = known_multiple(op.lhs, depth + 1)  # (an exact shift drops only zero bits)
+        return m >> k if m % (1 << k) == 0 else 1
     if isinstance(op, xllvm.MulOp):
         return known_multiple(op.lhs, depth + 1) * known_multiple(op.rhs, depth + 1)
     if isinstance(op, xllvm.SExtOp | xllvm.ZExtOp | xllvm.TruncOp):
@@ -433,3 +451,38 @@ def integer_access(view: View | None, t: Attribute) -> tuple[str, Attribute | No
     if view.kinds_in(0, nbytes * lanes) == {INTEGER}:
         return INTEGER, None
     return UNKNOWN_KIND, None
+
+
+# ---------------------------------------------------------------------------------------------
+# TBAA: the scalar type the frontend says an access has
+# ---------------------------------------------------------------------------------------------
+
+_TBAA_NODE = re.compile(r"^!(\d+) = !\{(.*)\}$")
+_TBAA_FLOATS = {"double": f64, "float": f32}
+
+
+class TBAA:
+    """Reads the module's type-based alias analysis nodes (kept verbatim in `llvm.metadata`):
+    an access tag `!{base, access type, offset}` names the scalar type the source accessed,
+    `!{!"double", parent, i64 0}`.  LLVM keeps the tag when it moves a double as an `i64`."""
+
+    def __init__(self, module: ModuleOp):
+        self.nodes: dict[int, list[str]] = {}
+        lines = module.attributes.get("llvm.metadata")
+        if isinstance(lines, ArrayAttr):
+            for line in lines.data:
+                m = _TBAA_NODE.match(line.data) if isinstance(line, StringAttr) else None
+                if m:
+                    self.nodes[int(m.group(1))] = [x.strip() for x in m.group(2).split(",")]
+
+    def float_type(self, op: Operation) -> Attribute | None:
+        """The float type an access's TBAA tag names, if it names one."""
+        md = op.attributes.get("md")
+        tag = md.get("tbaa") if isinstance(md, ext.MetadataAttachmentsAttr) else None
+        fields = self.nodes.get(tag) if tag is not None else None
+        if not fields or len(fields) < 2 or not fields[1].startswith("!"):
+            return None
+        access = self.nodes.get(int(fields[1][1:])) if fields[1][1:].isdigit() else None
+        if not access or not access[0].startswith('!"'):
+            return None
+        return _TBAA_FLOATS.get(access[0][2:-1])

@@ -40,6 +40,7 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     IntegerAttr,
@@ -58,7 +59,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import WriteSummary, pointer_roots, store_destinations, underlying_objects
+from xenzyme.analysis.alias import (
+    DEALLOCATORS,
+    WriteSummary,
+    allocation_escapes,
+    allocator_of,
+    callee_name,
+    pointer_roots,
+    store_destinations,
+    underlying_objects,
+)
 from xenzyme.analysis.cfg import (
     CFG,
     AffineIV,
@@ -74,6 +84,8 @@ from xenzyme.analysis.types import (
     FLOAT,
     INTEGER,
     POINTER,
+    TBAA,
+    UNKNOWN_KIND,
     View,
     Views,
     integer_access,
@@ -102,16 +114,10 @@ _CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xl
 _RECOMPUTE_DEPTH = 12
 _SKIPPED_IN_GRADIENT = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.dbg_record")
 
-HEAP_ALLOCATORS = {
-    "malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign", "_Znwm", "_Znam",
-    "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t",
-}  # fmt: skip
-"""Functions returning fresh heap memory (C and C++ operator new)."""
-
 # Library functions that neither read nor write memory the derivative depends on.
 INACTIVE_FUNCTIONS = {
     "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "abort", "exit",
-    "__assert_fail", "clock", "time", "rand", "srand",
+    "__assert_fail", "clock", "time", "rand", "srand", "malloc_usable_size",
 }  # fmt: skip
 
 
@@ -252,13 +258,13 @@ class ReverseBuilder:
             owner = root.owner
             if isinstance(owner, xllvm.CallOp) and owner.callee is not None:
                 callee = owner.callee.string_value()
-                if callee in HEAP_ALLOCATORS:
-                    self.fail(op, f"active data is stored in memory allocated by @{callee}; "
-                                  "heap memory cannot hold derivatives in reverse mode yet",
-                              ["use a local array of fixed size, or allocate the buffer in the caller "
-                               "and pass it with its shadow (enzyme_dup)"])  # fmt: skip
                 self.fail(op, f"active data is stored through the pointer returned by @{callee}, which has no shadow",
-                          ["calls returning pointers to active memory are not supported yet"])  # fmt: skip
+                          [f"define @{callee} in this module so that it is differentiated with its caller, "
+                           f"or give it a custom derivative (__enzyme_register_gradient_{callee})"])  # fmt: skip
+            if isinstance(owner, ext.InvokeOp):
+                self.fail(op, "active data is stored in memory returned by an `invoke` (a call that may throw a C++ "
+                              "exception); exception handling is not supported in reverse mode",
+                          ["compile with -fno-exceptions, or declare the called functions noexcept"])  # fmt: skip
             if isinstance(owner, xllvm.LoadOp):
                 self.fail(op, "active data is stored through a pointer loaded from memory that has no shadow",
                           ["pass the memory holding the pointer with its shadow (enzyme_dup)"])  # fmt: skip
@@ -533,6 +539,26 @@ class ReverseBuilder:
         else:
             for i, o in enumerate(actives):
                 self.accumulate(o, e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), res, o.type)))
+        if plan.ret_activity == "dup":
+            self._free_returned_shadow(op)
+
+    def _free_returned_shadow(self, op: xllvm.CallOp) -> None:
+        """Fresh memory a callee returns (`noalias`) and this function frees without letting it
+        escape: its shadow, made by the callee, ends after the callee's reverse."""
+        fn = self._callee(op)
+        r = op.returned
+        res_attrs = fn.res_attrs.data if fn is not None and fn.res_attrs is not None else ()
+        if r is None or not any("llvm.noalias" in d.data for d in res_attrs if isinstance(d, DictionaryAttr)):
+            return
+        functions = {f.sym_name.data: f for f in self.module.ops if isinstance(f, xllvm.FuncOp)}
+        frees = {callee_name(o) for b in self.cfg.rpo for o in b.ops
+                 if callee_name(o) in DEALLOCATORS and r in pointer_roots(o.operands[0], self.cfg)}  # fmt: skip
+        if len(frees) != 1 or allocation_escapes(r, self.cfg, functions):
+            return
+        (name,) = frees
+        if name not in ("free", "_ZdlPv", "_ZdaPv"):
+            return  # (sized and aligned deletes need arguments the reverse sweep lacks)
+        self.e.insert(_call(name, [self.shadow(r)], None))
 
     def _forward_shadow(self, op: Operation, new: Operation, builder: Builder) -> None:
         """Shadow pointers for pointer results that need them, and shadow writes of pointers."""
@@ -561,12 +587,28 @@ class ReverseBuilder:
         elif isinstance(op, xllvm.AllocaOp):
             if self.cfg.loop_of.get(op.parent_block()) is not None:  # type: ignore[arg-type]
                 self.fail(op, "an alloca inside a loop holds active data; hoist it out of the loop")
+            if self.split:
+                # The reverse function needs the shadow after this frame is gone: heap memory,
+                # freed where the reverse sweep reaches the alloca.
+                ensure_declaration(self.module, "calloc", ext.LLVMFunctionType([i64, i64], ext.LLVMPointerType()))
+                count = self._i64(self.fwd[op.size])
+                s = e.insert(_call("calloc", [count, self._sizeof(op.elem_type, e)], ext.LLVMPointerType()))
+                if r.name_hint:
+                    s.name_hint = f"d_{r.name_hint}"
+                return s
             s = e.insert(xllvm.AllocaOp.create(
                 operands=[self.fwd[op.size]], result_types=[r.type], properties=dict(op.properties)
             ))  # fmt: skip
             self._zero_memory(s, op)
         elif isinstance(op, xllvm.AddressOfOp):
             s = e.insert(xllvm.AddressOfOp(self._shadow_global(op), r.type))  # type: ignore[arg-type]
+        elif isinstance(op, xllvm.CallOp) and allocator_of(op) is not None:
+            s = self._shadow_allocation(op)
+        elif isinstance(op, xllvm.CallOp) and (name := callee_name(op)) is not None:
+            self.fail(op, f"@{name} returns a pointer to memory that receives derivatives, and no derivative "
+                          f"of @{name} is known to give that memory a shadow",
+                      [f"define @{name} in this module, or give it a custom derivative "
+                       f"(__enzyme_register_gradient_{name})"])  # fmt: skip
         else:
             self.fail(
                 op,
@@ -576,6 +618,37 @@ class ReverseBuilder:
         if r.name_hint:
             s.name_hint = f"d_{r.name_hint}"
         return s
+
+    def _shadow_allocation(self, op: xllvm.CallOp) -> SSAValue:
+        """Zeroed memory of the same size from the same allocator (malloc's from calloc)."""
+        e = self.e
+        name = callee_name(op)
+        alloc = allocator_of(op)
+        assert name is not None and alloc is not None
+        args = [self.fwd[o] for o in op.args]
+        if name == "malloc":
+            ensure_declaration(self.module, "calloc", ext.LLVMFunctionType([i64, i64], ext.LLVMPointerType()))
+            return e.insert(_call("calloc", [i64_const(e, 1), self._i64(args[0])], ext.LLVMPointerType()))
+        s = e.insert(_call(name, args, ext.LLVMPointerType()))
+        if name != "calloc":
+            size = self._i64(args[alloc.size_args[0]])
+            for i in alloc.size_args[1:]:
+                size = e.insert(xllvm.MulOp(size, self._i64(args[i])))  # type: ignore[arg-type]
+            e.insert(ext.MemsetOp([s, e.insert(xllvm.ConstantOp(IntegerAttr(0, i8), i8)), size]))
+        return s
+
+    def _reverse_allocation(self, op: xllvm.CallOp) -> None:
+        """The shadow of a heap object ends where the reverse sweep reaches its allocation,
+        unless its address may outlive the function (then the shadow lives on, like the
+        primal memory, and whoever frees that does not free the shadow)."""
+        functions = {f.sym_name.data: f for f in self.module.ops if isinstance(f, xllvm.FuncOp)}
+        if allocation_escapes(op.results[0], self.cfg, functions):
+            return
+        alloc = allocator_of(op)
+        assert alloc is not None
+        args = [self.shadow(op.results[0]), *[self.get(op.args[i]) for i in alloc.dealloc_args]]
+        ensure_declaration(self.module, alloc.deallocator, ext.LLVMFunctionType([a.type for a in args], ext.LLVMVoidType()))
+        self.e.insert(_call(alloc.deallocator, args, None))
 
     def _zero_memory(self, ptr: SSAValue, alloca: xllvm.AllocaOp) -> None:
         e = self.e
@@ -853,6 +926,16 @@ class ReverseBuilder:
         if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | ext.MemsetOp):
             self._reverse_memory_transfer(op)
             return
+        if isinstance(op, xllvm.CallOp) and allocator_of(op) is not None:
+            if op.results[0] in info.shadowed:
+                self._reverse_allocation(op)
+            return
+        if isinstance(op, xllvm.AllocaOp) and self.split and op.res in info.shadowed:
+            ensure_declaration(self.module, "free", ext.LLVMFunctionType([ext.LLVMPointerType()], ext.LLVMVoidType()))
+            self.e.insert(_call("free", [self.shadow(op.res)], None))
+            return
+        if callee_name(op) in DEALLOCATORS:
+            return  # given back in the forward sweep; the shadow ends at its allocation's reverse
         active_result = any(info.is_active(r) for r in op.results)
         if not active_result:
             self._check_inactive(op)
@@ -973,6 +1056,8 @@ class ReverseBuilder:
         if view is not None:
             return CopyPlan.of(view, action)
         kind, ftype = self._contents(op.operands[0])
+        if kind == UNKNOWN_KIND:
+            kind, ftype = self._contents(op.operands[1])  # what the source holds
         if kind in (POINTER, INTEGER):
             return None
         if kind != FLOAT:
@@ -1000,7 +1085,7 @@ class ReverseBuilder:
             )
             if v.name_hint:
                 alloca.res.name_hint = f"d_{v.name_hint}"
-            zero = zero_constant(v.type)
+            zero = zero_constant(v.type, negative=True)  # -0.0: x + -0.0 folds to x
             self.rev_entry_ops += [one, alloca, zero, ext.StoreOp(zero.results[0], alloca.res)]
             self.slots[v] = slot = alloca.res
         return slot
@@ -1011,7 +1096,7 @@ class ReverseBuilder:
         slot = self._slot(v)
         e = self.e
         d = e.insert(xllvm.LoadOp(slot, v.type))
-        e.insert(ext.StoreOp(e.zero(v.type), slot))
+        e.insert(ext.StoreOp(e.zero(v.type, negative=True), slot))
         return d
 
     def accumulate(self, v: SSAValue, delta: SSAValue) -> None:
@@ -1408,7 +1493,7 @@ def _call(callee: str, args: list[SSAValue], rtype: Attribute | None) -> xllvm.C
 # ---------------------------------------------------------------------------------------------
 
 
-def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute]) -> None:
+def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute], tbaa: TBAA | None = None) -> None:
     """Integer loads and stores of bytes the program typed as floating point become float loads
     and stores, with bitcasts where an integer is still wanted.
 
@@ -1424,13 +1509,64 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute]) -> N
     for block in fn.body.blocks:
         for op in list(block.ops):
             if isinstance(op, xllvm.LoadOp):
-                _retype_load(op, views)
+                _retype_load(op, views, tbaa)
             elif isinstance(op, ext.StoreOp):
-                _retype_store(op, views)
+                _retype_store(op, views, tbaa)
 
 
-def _float_bytes_type(ptr: SSAValue, t: Attribute, views: Views) -> Attribute | None:
-    """The float type the program gave the bytes an integer access of type `t` at `ptr` touches."""
+def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
+    """`realloc` becomes malloc + copy + free, and `posix_memalign` an `aligned_alloc`: every heap
+    object then has one allocation that returns it, which its shadow follows, and the adjoints of
+    the old buffer's contents flow back from the new one through the copy."""
+    ptr = ext.LLVMPointerType()
+    for block in fn.body.blocks:
+        for op in list(block.ops):
+            name = callee_name(op)
+            if name not in ("realloc", "posix_memalign"):
+                continue
+            e = Emitter(Builder(InsertPoint.before(op)), module)
+            if name == "realloc":
+                old, n = op.operands
+                ensure_declaration(module, "malloc", ext.LLVMFunctionType([i64], ptr))
+                ensure_declaration(module, "malloc_usable_size", ext.LLVMFunctionType([ptr], i64))
+                ensure_declaration(module, "free", ext.LLVMFunctionType([ptr], ext.LLVMVoidType()))
+                new = e.insert(_call("malloc", [n], ptr))
+                usable = e.insert(_call("malloc_usable_size", [old], i64))
+                kept = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(usable, n, "ult")), usable, n))
+                e.insert(ext.MemcpyOp([new, old, kept]))
+                e.insert(_call("free", [old], None))
+                result = new
+            else:
+                slot, align, n = op.operands
+                ensure_declaration(module, "aligned_alloc", ext.LLVMFunctionType([i64, i64], ptr))
+                mask = e.insert(xllvm.SubOp(align, i64_const(e, 1)))  # type: ignore[arg-type]
+                rounded = e.insert(xllvm.AndOp(
+                    e.insert(xllvm.AddOp(n, mask)),  # type: ignore[arg-type]
+                    e.insert(xllvm.XOrOp(mask, i64_const(e, -1))),  # type: ignore[arg-type]
+                ))  # fmt: skip
+                new = e.insert(_call("aligned_alloc", [align, rounded], ptr))
+                e.insert(ext.StoreOp(new, slot))
+                null = e.insert(xllvm.ZeroOp.create(result_types=[ptr]))
+                rt = op.results[0].type
+                failed = e.insert(ext.ICmpOp(new, null, "eq"))
+                enomem = e.insert(xllvm.ConstantOp(IntegerAttr(12, rt), rt))  # type: ignore[arg-type]
+                result = e.insert(ext.SelectOp(failed, enomem, e.insert(xllvm.ConstantOp(IntegerAttr(0, rt), rt))))  # type: ignore[arg-type]
+            for r in (new, result):
+                r.owner.location = op.location  # type: ignore[union-attr]
+            op.results[0].replace_all_uses_with(result)
+            op.detach()
+            op.erase()
+
+
+def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribute, views: Views,
+                      tbaa: TBAA | None) -> Attribute | None:
+    """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
+    the one its TBAA tag names, else the one the pointer's view has there."""
+    if not _plain_access(op):
+        return None
+    f = tbaa.float_type(op) if tbaa is not None else None
+    if f is not None and isinstance(t, IntegerType) and t.width.data == size_align(f)[0] * 8:  # type: ignore[index]
+        return f
     kind, f = integer_access(views.of(ptr), t)
     return f if kind == FLOAT else None
 
@@ -1444,9 +1580,9 @@ def _retyped_attributes(op: Operation) -> dict[str, Attribute]:
     return {k: v for k, v in op.attributes.items() if k != "md"}
 
 
-def _retype_load(op: xllvm.LoadOp, views: Views) -> None:
+def _retype_load(op: xllvm.LoadOp, views: Views, tbaa: TBAA | None) -> None:
     t = op.dereferenced_value.type
-    f = _float_bytes_type(op.ptr, t, views) if _plain_access(op) else None
+    f = _float_bytes_type(op, op.ptr, t, views, tbaa)
     if f is None:
         return
     load = xllvm.LoadOp.create(operands=[op.ptr], result_types=[f], properties=dict(op.properties),
@@ -1459,9 +1595,9 @@ def _retype_load(op: xllvm.LoadOp, views: Views) -> None:
     op.erase()
 
 
-def _retype_store(op: ext.StoreOp, views: Views) -> None:
+def _retype_store(op: ext.StoreOp, views: Views, tbaa: TBAA | None) -> None:
     v = op.value
-    f = _float_bytes_type(op.ptr, v.type, views) if _plain_access(op) else None
+    f = _float_bytes_type(op, op.ptr, v.type, views, tbaa)
     if f is None:
         return
     block = op.parent_block()
@@ -1497,6 +1633,7 @@ class GradientGenerator:
         self.module = module
         self.generated: dict[tuple[str, tuple[str, ...], str], str] = {}
         self.split_generated: dict[tuple[str, tuple[str, ...], str, str], tuple[str, str]] = {}
+        self.prepared: dict[str, xllvm.FuncOp] = {}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1529,8 +1666,7 @@ class GradientGenerator:
             n += 1
             name = f"{base}.{n}"
         self.generated[key] = name
-        retype_float_accesses(fn, {n: g.global_type for n, g in self._globals().items()})
-        (gfn,) = ReverseBuilder(self.module, fn, acts, ret, name, self.filename, self).build()
+        (gfn,) = ReverseBuilder(self.module, self._prepared(fn), acts, ret, name, self.filename, self).build()
         self.module.body.block.insert_op_after(gfn, fn)
         return name
 
@@ -1543,13 +1679,22 @@ class GradientGenerator:
             return self.split_generated[key]
         names = (self._fresh_name(f"augmented_{fn.sym_name.data}"), self._fresh_name(f"reverse_{fn.sym_name.data}"))
         self.split_generated[key] = names
-        retype_float_accesses(fn, {n: g.global_type for n, g in self._globals().items()})
-        funcs = ReverseBuilder(self.module, fn, acts, ret, names, self.filename, self, split=True).build()  # type: ignore[arg-type]
+        funcs = ReverseBuilder(self.module, self._prepared(fn), acts, ret, names, self.filename, self, split=True).build()  # type: ignore[arg-type]
         anchor: Operation = fn
         for f in funcs:
             self.module.body.block.insert_op_after(f, anchor)
             anchor = f
         return names
+
+    def _prepared(self, fn: xllvm.FuncOp) -> xllvm.FuncOp:
+        """A copy of `fn` in the form differentiation wants (the primal stays as it is)."""
+        name = fn.sym_name.data
+        prepared = self.prepared.get(name)
+        if prepared is None:
+            prepared = self.prepared[name] = fn.clone()
+            retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, TBAA(self.module))
+            replace_reallocation(prepared, self.module)
+        return prepared
 
     def _fresh_name(self, base: str) -> str:
         taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}

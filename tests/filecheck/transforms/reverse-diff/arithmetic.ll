@@ -22,7 +22,7 @@ define double @add(double %x, double %y) {
 ; CHECK:         %{{.*}} = llvm.fadd %[[X]], %[[Y]] : f64
 ; CHECK:         autodiff.accumulate %[[DRSLOT]], %[[SEED]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
-; CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(-0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    llvm.store %[[ZERO]], %[[DRSLOT]] : f64, !llvm.ptr
 ; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[D]] : !llvm.ptr, f64
 ; CHECK-NEXT:    autodiff.accumulate %[[DYSLOT]], %[[D]] : !llvm.ptr, f64
@@ -121,7 +121,7 @@ define float @neg(float %x, float %y) {
 ; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[N]] : !llvm.ptr, f32
 ; CHECK-NOT:     autodiff.accumulate
 ; CHECK:         %[[DXV:.*]] = llvm.load %[[DXSLOT]] : !llvm.ptr -> f32
-; CHECK-NEXT:    %[[CLEAR:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+; CHECK-NEXT:    %[[CLEAR:.*]] = llvm.mlir.constant(-0.000000e+00 : f32) : f32
 ; CHECK-NEXT:    llvm.store %[[CLEAR]], %[[DXSLOT]] : f32, !llvm.ptr
 ; CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 ; CHECK-NEXT:    %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(f32, f32)>

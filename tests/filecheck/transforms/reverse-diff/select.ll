@@ -26,7 +26,7 @@ define { double, double } @g(double %x, double %y) {
 
 ; %k = select %c, 2.0, %x: only %x, on the false side.
 ; CHECK:         %[[DK:.*]] = llvm.load %d_k : !llvm.ptr -> f64
-; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(-0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    llvm.store %{{.*}}, %d_k : f64, !llvm.ptr
 ; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[SK:.*]] = llvm.select %[[C]], %[[Z1]], %[[DK]] : i1, f64
@@ -34,7 +34,7 @@ define { double, double } @g(double %x, double %y) {
 
 ; %s = select %c, %x, %y: both sides.
 ; CHECK:         %[[DS:.*]] = llvm.load %d_s : !llvm.ptr -> f64
-; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(-0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    llvm.store %{{.*}}, %d_s : f64, !llvm.ptr
 ; CHECK-NEXT:    %[[Z2:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[SX:.*]] = llvm.select %[[C]], %[[DS]], %[[Z2]] : i1, f64
