@@ -377,6 +377,60 @@ def adbench_peers(bench: str, tools: tuple[str, ...] = ("numpy", "jax", "torch")
     return peers
 
 
+HT_SIMPLE_NOTES = """\
+What the Jacobian does (read from `xenzyme-opt ht_simple.O2.ll -p enzyme -t llvm`, function
+`fwddiffe4ht_objective_simple`; its width-2 sibling is inlined into the caller): each
+`__enzyme_fwddiff` call runs the primal once and carries 4 tangents of every value along with
+it, with no tape and no caches. The sines and cosines of the bones' Euler angles are computed
+once per call and their derivatives shared by the directions; the chain of 4×4 bone transforms runs on 4 tangent
+matrices per bone, kept in 4 shadow copies of each local array (zeroed on entry); the heap
+buffer of vertex positions gets 4 shadow buffers, freed with it (the heap column: 7 calls, 33
+allocations).
+
+Where the time goes: the skinning loop, 544 vertices × 22 bones × 3 coordinates, in which every
+direction repeats the primal's multiply-adds on its own tangent transform. The residual loop
+hardly counts: the Jacobian of 16 correspondences takes as long as that of 1600. The primal's
+loop is bound by the latency of its 3 running sums (chains of 22 dependent additions), so its
+time understates its arithmetic and the tangents partly ride along in the idle issue slots: the
+26 columns cost about 30 primal evaluations, little more than one per column, although the
+primal itself runs 7 times.
+
+Why chunks of 4: one call of width 26 (build with `clang-19 -DHT_FULL_WIDTH`) carries 26 tangents
+of every value: 78 running sums in a loop that has 16 SSE2 registers, and 26 shadow copies of
+the bone arrays (220 KB, far beyond the 32 KB L1 cache), each tangent a scalar load from another
+array, packed into registers by shuffles; the sums spill. That Jacobian costs 39-47 primal
+evaluations against 28-31 in chunks of 4 (same machine, alternating runs). Side by side in one
+process (the 26 columns in chunks of the width and a remainder, loaded machine, ±10 %), widths
+1, 2, 4, 8, 13 and 26 cost about 50, 37, 33, 36, 39 and 43 primal evaluations: width 1 pays for 26
+primals, and from width 8 on the spills and cache misses cost more than the primals saved.
+Storing the tangents of an element next to each other (one SIMD load for several directions)
+would change that balance; today each direction's shadow is a separate array.
+
+JAX's `jit(jacfwd)` pushes the 26 directions through the computation batched: the skinning
+becomes batched matrix products that XLA runs with AVX-512 on this CPU, where the C code is
+compiled for generic x86-64 (SSE2). Its Jacobian costs about 11 of its primal evaluations, but
+its primal is about three times slower than the C one (small batched operations and dispatch
+per call), so the two gradient ÷ primal ratios measure different primals: R2 compares the
+Jacobians themselves. JAX's times vary more between samples than xenzyme's (compare median and
+minimum).
+
+R3 is close to 1 (1.0-1.2 across runs): forward mode caches nothing, so differentiating
+unoptimised IR (`preopt=0`) loses little once LLVM optimises the tangent code afterwards
+(`postopt=3`); what is left comes from the shape of the code LLVM gets (here, how much of the
+tangent functions it inlines into the caller). Reverse mode, where unoptimised loads become
+caches, is where AD after optimisation pays off."""
+
+HT_COMPLICATED_NOTES = """\
+The same skinning as ht_simple (its notes say where that time goes and why the columns come in
+chunks of 4; one call of width 28 costs 48-53 primal evaluations against 36-38 in chunks), with
+two differences. The two u columns ride in the first chunk with two pose directions; in them the
+skinning's tangents are zero (the pose is fixed) but are computed all the same, as vector mode
+carries every direction through the whole function: 2 of 28 directions. And each residual is a
+barycentric combination of three vertices, so the residual loop gathers three positions and
+their tangents per correspondence and direction, from scattered vertices: here it is about a
+third of the Jacobian's time (16 correspondences take about 70 % of the time of 1600), where in
+ht_simple it hardly counts; hence the higher gradient ÷ primal ratio."""
+
 BENCHMARKS = (
     Benchmark(
         name="taylorlog",
@@ -493,6 +547,34 @@ BENCHMARKS = (
         target_r1=3.0,
         peers=adbench_peers("lstm", ("numpy", "jax")),
         ablation=False,
+    ),
+    Benchmark(
+        name="ht_simple",
+        what="ADBench hand tracking, simple variant: the residuals of N point correspondences "
+        "against the vertices of a skinned 22-bone hand (544 vertices) and their 3N × 26 "
+        "Jacobian with respect to the pose, by vector forward mode (`__enzyme_fwddiff` with "
+        "`enzyme_width`, the 26 columns in chunks of 4; \"gradient\" below is the whole "
+        "Jacobian), every column checked against central differences (1e-6 relative); "
+        "ADBench's hand6 instance",
+        n=1600,
+        size="N = 1600 (hand6), J 4800 × 26",
+        peers=(Peer("jax", "jax_ht.py", "JAX, jit(jacfwd)", ("--variant", "simple")),),
+        notes=HT_SIMPLE_NOTES,
+    ),
+    Benchmark(
+        name="ht_complicated",
+        what="ADBench hand tracking, complicated variant: residuals against points of the "
+        "hand's triangles given by barycentric coordinates u (variables too) and their 3N × 28 "
+        "Jacobian (ADBench's compressed form: two columns for all of u, then the pose's 26), "
+        "by vector forward mode (`enzyme_width`, 7 chunks of 4 columns; \"gradient\" below is "
+        "the whole Jacobian), every column checked against central differences (1e-6 "
+        "relative); ADBench's hand6 instance",
+        n=1600,
+        size="N = 1600 (hand6), J 4800 × 28",
+        peers=(Peer("jax", "jax_ht.py", "JAX, jit(jacfwd)", ("--variant", "complicated")),),
+        # The -O0 ablation (R3) is measured on ht_simple: the same skinning code.
+        ablation=False,
+        notes=HT_COMPLICATED_NOTES,
     ),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}

@@ -16,8 +16,14 @@ to follow memory the function creates itself:
   function, a struct holding a pointer to a heap array).
 
 Pointers loaded from local slots that are only loaded and stored (a pointer variable of
-unoptimised code) stand for the values stored into the slot.  The analysis is a fixpoint over
-the function in reverse post-order; it rewrites nothing.
+unoptimised code) stand for the values stored into the slot.
+
+Data moved as integers: an integer loaded through a shadowed pointer that is turned back into a
+float by a `bitcast` (a double read as `i64`, as an atomic load or a union does it) or stored
+(bytes copied as integers) carries its tangent's bits in the same bytes of the shadow; such
+loads are `shadow_bits`, and the float a bitcast makes of one is varied.  (For integer data the
+shadow's bytes are meaningless, and copying them along is harmless.)  The analysis is a fixpoint over the function in reverse post-order; it
+rewrites nothing.
 """
 
 from __future__ import annotations
@@ -58,6 +64,17 @@ NO_STORE_FUNCTIONS = {
 """Library functions that write no floating-point data into memory their arguments point to."""
 
 
+def masked_kind(op: Operation) -> str | None:
+    """"load", "gather", "store" or "scatter" for the masked memory intrinsics
+    (`llvm.masked.load` ...: what clang's vectoriser emits for AVX-512 and AVX2), else None."""
+    if isinstance(op, xllvm.CallIntrinsicOp):
+        name = op.intrin.data
+        for kind in ("load", "gather", "store", "scatter"):
+            if name.startswith(f"llvm.masked.{kind}."):
+                return kind
+    return None
+
+
 def has_tangent_type(t: Attribute) -> bool:
     """Types whose values carry a tangent by value: floats, float vectors, and aggregates of
     floats or pointers (an aggregate's tangent holds the shadows of its pointer fields)."""
@@ -83,6 +100,9 @@ class ForwardActivity:
     """Stores (and copies) of varied data into memory that has no shadow: errors to report."""
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where float bits with a tangent come back from integer code (errors to report)."""
+    shadow_bits: set[SSAValue] = field(default_factory=set)
+    """Integer loads through shadowed pointers whose bits become a float (a `bitcast` use) or
+    are stored: the same load from the shadow gives the bits of their tangents."""
 
     def is_active(self, v: SSAValue) -> bool:
         return v in self.varied
@@ -218,7 +238,11 @@ class _Analysis:
             return
         if isinstance(op, xllvm.LoadOp):
             s = op.ptr in shadowed
-            self.mark(op.dereferenced_value, s, s)
+            r = op.dereferenced_value
+            self.mark(r, s, s)
+            if s and r not in info.shadow_bits and _moves_bytes(r):
+                info.shadow_bits.add(r)
+                self.changed = True
             return
         if isinstance(op, ext.StoreOp):
             v, p = op.value, op.ptr
@@ -240,7 +264,7 @@ class _Analysis:
             return
         if isinstance(op, _ADDRESS_OPS):
             src = op.operands[0]
-            self.mark(op.results[0], src in varied, src in shadowed)
+            self.mark(op.results[0], src in varied or src in info.shadow_bits, src in shadowed)
             return
         if isinstance(op, xllvm.ReturnOp):
             if self.return_shadow and op.arg is not None and is_pointer_like(op.arg.type):
@@ -248,6 +272,17 @@ class _Analysis:
             return
         if isinstance(op, xllvm.CallOp | ext.InvokeOp):
             self._call(op)
+            return
+        if (kind := masked_kind(op)) is not None:
+            args = list(op.args)  # type: ignore[attr-defined]
+            if kind in ("load", "gather"):  # (pointer(s), mask, passthrough)
+                r, s = op.results[0], args[0] in shadowed
+                self.mark(r, s or args[2] in varied, False)
+                if s and r not in info.shadow_bits and _moves_bytes(r):
+                    info.shadow_bits.add(r)
+                    self.changed = True
+            elif args[0] in varied:  # store, scatter: (value, pointer(s), mask)
+                self.shadow_objects(args[1])
             return
         any_varied = any(o in varied for o in op.operands)
         any_shadowed = any(o in shadowed for o in op.operands)
@@ -294,6 +329,24 @@ class _Analysis:
                 elif isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
                     if any(o in info.varied for o in op.operands[1:]) and op.operands[0] not in info.shadowed:
                         info.unshadowed_stores.append(op)
+                elif masked_kind(op) in ("store", "scatter"):
+                    args = list(op.args)  # type: ignore[attr-defined]
+                    if args[0] in info.varied and args[1] not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+
+
+def _moves_bytes(v: SSAValue) -> bool:
+    """Whether an integer value is reinterpreted as floating-point data by a `bitcast`, or
+    stored (memory copied as integers)."""
+    if carries_derivative(v.type) or is_pointer_like(v.type):
+        return False
+    for u in v.uses:
+        user = u.operation
+        if isinstance(user, xllvm.BitcastOp) and carries_derivative(user.results[0].type):
+            return True
+        if isinstance(user, ext.StoreOp) and u.index == 0:
+            return True
+    return False
 
 
 def _slot_values(p: SSAValue, analysis: _Analysis) -> list[SSAValue] | None:

@@ -22,7 +22,10 @@ SIMD registers where that pays.
   shadowed memory also loads the tangent from the shadow; a store writes the stored value's
   tangent into the shadow (zero for a value without one, so that the shadow never keeps a stale
   tangent), and a stored pointer's shadow.  memcpy/memmove copy the shadow bytes; memset clears
-  them.
+  them.  The masked intrinsics of vectorised code (llvm.masked.load/store/gather/scatter) do the
+  same under their mask.  Bytes moved as integers (an i64 load of a double, bitcast back or
+  stored) move the shadow's bytes along; an integer atomic that writes a float's bits is an
+  error.
 * Calls: math functions through their rules; calls to functions defined in the module are
   differentiated too (their tangent functions are generated on demand, with the activity of the
   call's arguments, and the name is reserved before the body is built, so recursion works);
@@ -59,6 +62,7 @@ from xenzyme.analysis.forward_activity import (
     ForwardActivity,
     analyze_forward_activity,
     has_tangent_type,
+    masked_kind,
 )
 from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, Views, integer_access, memory_contents, size_align
 from xenzyme.diagnostics import SourceLocation, XenzymeError
@@ -113,6 +117,20 @@ def _callee(op: Operation) -> str | None:
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
         return op.callee.string_value()
     return None
+
+
+def _made_from_integer(p: SSAValue) -> bool:
+    """Whether pointer `p` is (a GEP or cast of) an `inttoptr`: an address computed as an integer."""
+    seen: set[SSAValue] = set()
+    while p not in seen:
+        seen.add(p)
+        owner = p.owner
+        if isinstance(owner, xllvm.IntToPtrOp):
+            return True
+        if not isinstance(owner, ext.GEPOp | xllvm.BitcastOp | ext.AddrSpaceCastOp):
+            return False
+        p = owner.operands[0]
+    return False
 
 
 def _call_writes_nothing(op: Operation) -> bool:
@@ -193,6 +211,11 @@ class ForwardBuilder:
 
     def _check(self) -> None:
         for op in self.info.unshadowed_stores:
+            ptr = op.operands[1] if isinstance(op, ext.StoreOp) or masked_kind(op) else op.operands[0]
+            if _made_from_integer(ptr):
+                self.fail(op, "a value with a derivative is stored through a pointer computed from an integer "
+                              "(inttoptr), which forward mode cannot give a shadow",
+                          ["compute addresses with getelementptr on the pointer, not through ptrtoint/inttoptr"])  # fmt: skip
             self.fail(op, "a value with a derivative is stored into memory that has no shadow",
                       ["mark the pointer argument enzyme_dup (with a shadow), or the stored value enzyme_const"])  # fmt: skip
         for op in self.info.reinterpreted:
@@ -346,6 +369,10 @@ class ForwardBuilder:
             self.sh[shadowed[0]] = [self._on_tangents(op, k) for k in range(self.width)]
         if not varied:
             return
+        if isinstance(op, xllvm.BitcastOp) and op.operands[0] in info.shadow_bits:
+            # float data loaded as an integer: its tangent is the shadow's bits, as the same float
+            self.tan[varied[0]] = [self.e.insert(xllvm.BitcastOp(t, varied[0].type)) for t in self.tan[op.operands[0]]]
+            return
         rule = tangent_rule_for(op)
         if rule is None:
             self.fail(op, f"no derivative rule for '{op.name}'",
@@ -369,14 +396,15 @@ class ForwardBuilder:
         if op.ptr not in self.info.shadowed:
             return
         r = op.dereferenced_value
-        if r not in self.info.varied and r not in self.info.shadowed:
+        if r not in self.info.varied and r not in self.info.shadowed and r not in self.info.shadow_bits:
             return
         out = []
         for s in self.shadow(op.ptr):
             new = op.clone_without_regions({op.ptr: s})
             self.e.b.insert(new)
             out.append(new.results[0])
-        if r in self.info.varied:
+        if r in self.info.varied or r in self.info.shadow_bits:
+            # shadow_bits: the tangent's bits, which a bitcast back to a float turns into the tangent
             self.tan[r] = out
         else:
             self.sh[r] = out
@@ -395,20 +423,15 @@ class ForwardBuilder:
             self.e.b.insert(op.clone_without_regions({op.value: t, op.ptr: s}))
 
     def _integer_shadow_values(self, op: ext.StoreOp) -> list[SSAValue] | None:
-        """What an integer store puts into the shadow: nothing for integer data; a copy of the
-        shadow bytes when the integer was loaded from shadowed memory (bytes moved as an
-        integer); zero otherwise, so that no stale tangent survives in those bytes."""
+        """What an integer store puts into the shadow: a copy of the shadow's bytes when the
+        integer was loaded from shadowed memory (bytes moved as an integer; for integer data the
+        copy is harmless); nothing for other integer data; zero otherwise, so that no stale
+        tangent survives in those bytes."""
+        if op.value in self.info.shadow_bits:
+            return self.tan[op.value]  # the shadow's bytes, loaded beside the primal's
         kind, _ = integer_access(self.views.of(op.ptr), op.value.type)
         if kind == INTEGER:
             return None
-        src = op.value.owner
-        if isinstance(src, xllvm.LoadOp) and src.ptr in self.info.shadowed:
-            out = []
-            for s in self.shadow(src.ptr):
-                new = src.clone_without_regions({src.ptr: s})
-                self.e.b.insert(new)
-                out.append(new.results[0])
-            return out
         z = self.e.zero(op.value.type)
         return [z] * self.width
 
@@ -483,6 +506,8 @@ class ForwardBuilder:
         ptr = op.operands[0]
         varied = [r for r in op.results if r in self.info.varied]
         stores_tangent = any(o in self.info.varied for o in op.operands[1:])
+        if ptr in self.info.shadowed and not (varied or stores_tangent):
+            self._check_integer_atomic(op)
         if ptr not in self.info.shadowed or not (varied or stores_tangent):
             return
         kind = op.properties.get("bin_op") or op.attributes.get("bin_op")
@@ -497,6 +522,66 @@ class ForwardBuilder:
             out.append(sh.results[0])
         if varied:
             self.tan[op.results[0]] = out
+
+    def _masked(self, op: Operation, kind: str) -> None:
+        """llvm.masked.load/gather read the tangents through the shadow pointer(s) under the same
+        mask (the pass-through lanes take the pass-through's tangent); llvm.masked.store/scatter
+        write the value's tangent (zero for a value without one) into the shadow(s)."""
+        info, e = self.info, self.e
+        args = list(op.args)  # type: ignore[attr-defined]
+        if kind in ("load", "gather"):
+            ptr, mask, passthru = args
+            r = op.results[0]
+            if r not in info.varied and r not in info.shadow_bits:
+                return
+            if ptr in info.shadowed:
+                out = [e.insert(op.clone_without_regions(self._operands(op, {ptr: s, passthru: t})))
+                       for s, t in zip(self.shadow(ptr), self.tangent(passthru), strict=True)]  # fmt: skip
+            else:  # memory without a shadow: zero tangents, except in the pass-through lanes
+                zero = e.zero(r.type)
+                out = [e.select(self.fwd[mask], zero, t) for t in self.tangent(passthru)]
+            self.tan[r] = out
+            return
+        value, ptr, _ = args
+        if ptr not in info.shadowed:
+            return  # a value with a tangent stored there is reported by _check
+        if not has_tangent_type(value.type):
+            kind_of, _ = integer_access(self.views.of(ptr), value.type) if kind == "store" else (None, None)
+            if kind_of == INTEGER:
+                return
+            if value in info.shadow_bits:
+                tangents = self.tan[value]
+            else:
+                self.fail(op, f"a masked {kind} of integers into memory with derivatives is not supported in forward mode",
+                          ["store floating-point data with floating-point types"])  # fmt: skip
+        else:
+            tangents = self.tangent(value)
+        for s, t in zip(self.shadow(ptr), tangents, strict=True):
+            e.insert(op.clone_without_regions(self._operands(op, {value: t, ptr: s})))
+
+    def _check_integer_atomic(self, op: Operation) -> None:
+        """An integer atomic (cmpxchg, atomicrmw xchg/add/...) on shadowed memory writes bytes
+        whose tangent it cannot carry: fine for integer data, an error where the bytes may be
+        floating-point data (by the memory's type, or because the new value holds a float's
+        bits) rather than a silently stale tangent in the shadow."""
+        values = op.operands[1:]
+        vt = values[-1].type
+        if has_tangent_type(vt) or is_pointer_like(vt):
+            return
+        kind, _ = integer_access(self.views.of(op.operands[0]), vt)
+        if kind == FLOAT or any(self._holds_float_bits(v) for v in values):
+            name = "cmpxchg" if isinstance(op, ext.CmpXchgOp) else "atomicrmw"
+            self.fail(op, f"an integer {name} writes floating-point data with a derivative; forward mode "
+                          "cannot carry its tangent",
+                      ["use atomicrmw fadd/fsub/xchg on the floating-point type, or plain loads and stores "
+                       "outside parallel code"])  # fmt: skip
+
+    def _holds_float_bits(self, v: SSAValue) -> bool:
+        """Whether an integer is the bits of a float with a tangent, moved as an integer."""
+        if v in self.info.shadow_bits:
+            return True
+        owner = v.owner
+        return isinstance(owner, xllvm.BitcastOp) and owner.operands[0] in self.info.varied
 
     def _shadow_alloca(self, op: xllvm.AllocaOp, k: int) -> SSAValue:
         e = self.e
@@ -538,6 +623,10 @@ class ForwardBuilder:
                 self.fail(op, "invoke (a call that may throw) cannot be differentiated",
                           ["exception handling is not supported in differentiated code"])  # fmt: skip
             self._clone(op)
+            return
+        if (kind := masked_kind(op)) is not None:
+            self._clone(op)
+            self._masked(op, kind)
             return
         rule = tangent_rule_for(op)
         if rule is not None:

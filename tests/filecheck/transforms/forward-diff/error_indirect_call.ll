@@ -1,0 +1,24 @@
+; RUN: not xenzyme-opt %s -p raise-enzyme-calls,forward-diff 2>&1 | filecheck %s
+
+; A call through a function pointer with an argument that has a tangent.
+
+source_filename = "prog.c"
+
+@enzyme_const = external global i32
+
+declare double @__enzyme_fwddiff(...)
+
+define double @f(double %x, ptr %fp) {
+  %r = call double %fp(double %x)
+  ret double %r
+}
+
+define double @g(double %x, ptr %fp) {
+  %r = call double (...) @__enzyme_fwddiff(ptr @f, double %x, double 1.0, ptr @enzyme_const, ptr %fp)
+  ret double %r
+}
+
+; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f in forward mode: indirect calls (through a function pointer) with derivatives are not supported
+; CHECK-NEXT: note: in: %r = llvm.call %fp(%x) : !llvm.ptr, (f64) -> f64
+; CHECK-NEXT: note: call the function directly, or mark its arguments enzyme_const
+; CHECK-NOT:  Traceback
