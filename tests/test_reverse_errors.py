@@ -129,6 +129,34 @@ void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); 
          "__enzyme_register_gradient_scratch_buffer"),
     ),
     Case(
+        "custom_gradient_arity",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) void sq(const double *x, double *y) { *y = *x * *x; }
+void *aug_sq(const double *x, const double *dx, double *y) { *y = *x * *x; return 0; }
+void grad_sq(const double *x, double *dx, const double *y, double *dy, void *tape) { *dx += 2 * *x * *dy; }
+void *__enzyme_register_gradient_sq[] = {(void *)sq, (void *)aug_sq, (void *)grad_sq};
+static void f(const double *x, double *y) { sq(x, y); }
+void df(double *x, double *dx, double *y, double *dy) { __enzyme_autodiff((void *)f, x, dx, y, dy); }
+""",
+        6,
+        ("custom gradient of @sq (__enzyme_register_gradient_sq)", "@aug_sq takes 3 arguments; it must take 4"),
+    ),
+    Case(
+        "custom_gradient_scalar",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) void scale(double a, double *y) { *y *= a; }
+void *aug_scale(double a, double *y, double *dy) { *y *= a; return 0; }
+void grad_scale(double a, double *y, double *dy, void *tape) { *dy *= a; }
+void *__enzyme_register_gradient_scale[] = {(void *)scale, (void *)aug_scale, (void *)grad_scale};
+static double f(double a, double *y) { scale(a, y); return *y; }
+double df(double a, double *y, double *dy) { return __enzyme_autodiff((void *)f, a, y, dy); }
+""",
+        6,
+        ("custom gradient of @scale", "argument 0 is an active scalar", "note: pass the value through a pointer"),
+    ),
+    Case(
         "cxx_exceptions",
         """\
 #include <vector>

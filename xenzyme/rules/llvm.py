@@ -14,7 +14,7 @@ memory and in other functions.
 from __future__ import annotations
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, VectorType, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, VectorType, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
@@ -61,12 +61,15 @@ def _fdiv(ctx: ReverseContext, op: Operation) -> None:
         return
     a, b = op.operands
     e = ctx.e
+    # A zero adjoint contributes zero, even where b = 0 (a division the program guarded and did
+    # not use: `b != 0 ? a / b : a`), instead of 0/0 = NaN.
+    nonzero = e.fcmp("une", d, e.zero(d.type))
     q = e.div(d, ctx.get(b))
     if ctx.active(a):
-        ctx.accumulate(a, q)
+        ctx.accumulate(a, e.where(nonzero, q))
     if ctx.active(b):
         # d(a/b)/db = -a/b^2 = -(d/b) * (a/b)
-        ctx.accumulate(b, e.neg(e.mul(q, e.div(ctx.get(a), ctx.get(b)))))
+        ctx.accumulate(b, e.where(nonzero, e.neg(e.mul(q, e.div(ctx.get(a), ctx.get(b))))))
 
 
 def _frem(ctx: ReverseContext, op: Operation) -> None:
@@ -350,6 +353,10 @@ def _call_math_rule(name: str) -> ReverseRule:
     return rule
 
 
+FUNCTION_LIKE_ATTR = "xenzyme.function_like"
+"""On a call: differentiate it as the libm function this names (the callee computes the value)."""
+
+
 def rule_for(op: Operation) -> ReverseRule | None:
     """The reverse rule for `op`, or None when there is none."""
     if (r := RULES.get(type(op))) is not None:
@@ -367,6 +374,9 @@ def rule_for(op: Operation) -> ReverseRule | None:
     if isinstance(op, xllvm.CallIntrinsicOp):
         base = math_base_name(op.intrin.data)
         return _call_math_rule(base) if base is not None else None
+    if isinstance(op, xllvm.CallOp) and isinstance(like := op.attributes.get(FUNCTION_LIKE_ATTR), StringAttr):
+        base = math_base_name(like.data)  # (__enzyme_function_like: the derivative of libm's `like`)
+        return _call_math_rule(base) if base is not None and len(op.args) == MATH_ARITY.get(base, -1) else None
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
         if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
             return ldexp_rule
@@ -601,6 +611,9 @@ def tangent_rule_for(op: Operation) -> ForwardRule | None:
     if isinstance(op, xllvm.CallIntrinsicOp):
         base = math_base_name(op.intrin.data)
         return _call_math_tangent(base) if base is not None else None
+    if isinstance(op, xllvm.CallOp) and isinstance(like := op.attributes.get(FUNCTION_LIKE_ATTR), StringAttr):
+        base = math_base_name(like.data)  # (__enzyme_function_like: the derivative of libm's `like`)
+        return _call_math_rule(base) if base is not None and len(op.args) == MATH_ARITY.get(base, -1) else None
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
         if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
             return ldexp_tangent

@@ -24,6 +24,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from xenzyme.analysis.hints import keep_hinted_calls
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
@@ -52,6 +53,7 @@ class EnzymePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         strip_optnone(op)
+        keep_hinted_calls(op)
         if self.preopt:
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)

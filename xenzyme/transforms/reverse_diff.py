@@ -58,6 +58,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
+from xenzyme.analysis.hints import CustomGradient, Hints
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
     DEALLOCATORS,
@@ -98,7 +99,7 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import PURE_CALL_ATTRS, Emitter, ensure_declaration, zero_constant
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.memory import ADJOINT, COPY, ZERO, CopyPlan, copy_helper
-from xenzyme.rules.llvm import rule_for
+from xenzyme.rules.llvm import FUNCTION_LIKE_ATTR, rule_for
 
 # Ops that are cheap to repeat in the reverse sweep when their operands are available there.
 _RECOMPUTABLE = (
@@ -437,21 +438,34 @@ class ReverseBuilder:
             self._forward_call(op)
             return
         new = _clone_defined(op, self.fwd)
+        new.attributes.pop(FUNCTION_LIKE_ATTR, None)
         if isinstance(new, xllvm.CallOp) and new.callee is not None and math_base_name(new.callee.string_value()):
             new.attributes["fn_attrs"] = PURE_CALL_ATTRS  # errno aside, math is pure: unused calls go
         builder.insert(new)
         self._forward_shadow(op, new, builder)
 
     def _callee(self, op: Operation) -> xllvm.FuncOp | None:
+        """The function a direct call calls: defined here, or given a custom gradient."""
         if not isinstance(op, xllvm.CallOp) or op.callee is None or self.generator is None:
             return None
-        return self.generator.defined_function(op.callee.string_value())
+        name = op.callee.string_value()
+        if name in self.hints.gradients:
+            return self.generator.function(name)
+        return self.generator.defined_function(name)
+
+    @property
+    def hints(self) -> Hints:
+        return self.generator.hints if self.generator is not None else Hints()
+
+    def _inactive_call(self, op: Operation) -> bool:
+        name = callee_name(op)
+        return name is not None and (name in INACTIVE_FUNCTIONS or name in self.hints.inactive)
 
     def _differentiated_call(self, op: Operation) -> bool:
         """A call to a function of this module that derivatives flow through: it is replaced
         by its augmented forward function here and its reverse function in the reverse sweep."""
         fn = self._callee(op)
-        if fn is None or rule_for(op) is not None or fn.sym_name.data in INACTIVE_FUNCTIONS:
+        if fn is None or rule_for(op) is not None or self._inactive_call(op):
             return False
         info = self.info
         return any(v in info.varied or v in info.shadowed for v in (*op.operands, *op.results))
@@ -482,8 +496,43 @@ class ReverseBuilder:
             else:
                 ret = "const"
         assert self.generator is not None
+        custom = self.hints.gradients.get(fn.sym_name.data)
+        if custom is not None:
+            return _CallPlan(acts, ret, self._custom_augment(op, fn, acts, ret, custom), custom.gradient)
         aug, rev = self.generator.split_functions(fn, acts, ret)
         return _CallPlan(acts, ret, aug, rev)
+
+    def _custom_augment(self, op: xllvm.CallOp, fn: xllvm.FuncOp, acts: list[str], ret: str,
+                        custom: CustomGradient) -> str:
+        """Check a call against the user's custom gradient (Enzyme's C convention: every
+        pointer argument followed by its shadow, the augmented function returning the tape, the
+        gradient taking the tape last) and name the augmented function in this pass's form."""
+        name = fn.sym_name.data
+        where = f"the custom gradient of @{name} ({custom.declared_in})"
+        if not isinstance(fn.function_type.output, ext.LLVMVoidType):
+            self.fail(op, f"{where}: only functions returning void can have a custom gradient yet",
+                      ["return the result through a pointer argument"])  # fmt: skip
+        for i, (o, a) in enumerate(zip(op.args, acts, strict=True)):
+            if a == "active":
+                self.fail(op, f"{where}: argument {i} is an active scalar; custom gradients take derivatives "
+                              "through pointer arguments and their shadows only",
+                          ["pass the value through a pointer"])  # fmt: skip
+            if is_pointer_like(o.type) and a != "dup":
+                self.fail(op, f"{where} takes a shadow for every pointer argument, but argument {i} has none here "
+                              "(nothing active flows through it)",
+                          [f"pass the memory of argument {i} with a shadow (enzyme_dup) where the gradient is requested"])  # fmt: skip
+        n = len(op.args) + acts.count("dup")
+        ptr = ext.LLVMPointerType()
+        for fname, want in ((custom.augment, n), (custom.gradient, n + 1)):
+            f = self.generator.function(fname) if self.generator is not None else None  # type: ignore[union-attr]
+            if f is None or len(f.function_type.inputs.data) != want:
+                got = "is not a function of this module" if f is None else f"takes {len(f.function_type.inputs.data)} arguments"
+                self.fail(op, f"{where}: @{fname} {got}; it must take {want} (each argument, pointers followed by "
+                              "their shadows" + (", then the tape)" if want == n + 1 else ")"))  # fmt: skip
+        aug = self.generator.function(custom.augment)  # type: ignore[union-attr]
+        if aug is None or aug.function_type.output != ptr:
+            self.fail(op, f"{where}: @{custom.augment} must return the tape, a pointer (void *)")
+        return self.generator.custom_augment_wrapper(custom, aug.function_type)  # type: ignore[union-attr]
 
     def _forward_call(self, op: Operation) -> None:
         assert isinstance(op, xllvm.CallOp)
@@ -600,6 +649,10 @@ class ReverseBuilder:
                 operands=[self.fwd[op.size]], result_types=[r.type], properties=dict(op.properties)
             ))  # fmt: skip
             self._zero_memory(s, op)
+        elif isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() not in self.globals:
+            # A function's address kept beside active data: its shadow is the function itself
+            # (an indirect call with active arguments is reported where it happens).
+            return self.fwd[r]
         elif isinstance(op, xllvm.AddressOfOp):
             s = e.insert(xllvm.AddressOfOp(self._shadow_global(op), r.type))  # type: ignore[arg-type]
         elif isinstance(op, xllvm.CallOp) and allocator_of(op) is not None:
@@ -934,6 +987,8 @@ class ReverseBuilder:
             ensure_declaration(self.module, "free", ext.LLVMFunctionType([ext.LLVMPointerType()], ext.LLVMVoidType()))
             self.e.insert(_call("free", [self.shadow(op.res)], None))
             return
+        if self._inactive_call(op):
+            return  # no derivative, by the program's word (__enzyme_inactivefn) or by its nature
         if callee_name(op) in DEALLOCATORS:
             return  # given back in the forward sweep; the shadow ends at its allocation's reverse
         active_result = any(info.is_active(r) for r in op.results)
@@ -963,8 +1018,7 @@ class ReverseBuilder:
         """Ops without active results must not hide derivatives (calls writing active memory)."""
         info = self.info
         if isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp | xllvm.InlineAsmOp):
-            name = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
-            if name in INACTIVE_FUNCTIONS:
+            if self._inactive_call(op):
                 return
             if _pure_call(op) or rule_for(op) is not None:
                 return  # a call with a derivative rule does nothing but compute its result
@@ -1634,6 +1688,8 @@ class GradientGenerator:
         self.generated: dict[tuple[str, tuple[str, ...], str], str] = {}
         self.split_generated: dict[tuple[str, tuple[str, ...], str, str], tuple[str, str]] = {}
         self.prepared: dict[str, xllvm.FuncOp] = {}
+        self.hints = Hints.of(module)
+        self.custom_wrappers: dict[str, str] = {}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1694,7 +1750,40 @@ class GradientGenerator:
             prepared = self.prepared[name] = fn.clone()
             retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, TBAA(self.module))
             replace_reallocation(prepared, self.module)
+            for op in prepared.walk():
+                like = self.hints.like.get(callee_name(op) or "")
+                if like is not None:
+                    if math_base_name(like) is None:
+                        raise XenzymeError(f"__enzyme_function_like: '{like}' (for @{callee_name(op)}) is not a "
+                                           "function whose derivative xenzyme knows", location_of(op, self.filename),
+                                           ["name a libm function (log1p, exp, sin, ...)"])  # fmt: skip
+                    op.attributes[FUNCTION_LIKE_ATTR] = StringAttr(like)
         return prepared
+
+    def function(self, name: str) -> xllvm.FuncOp | None:
+        """A function of this module, defined or declared."""
+        for op in self.module.ops:
+            if isinstance(op, xllvm.FuncOp) and op.sym_name.data == name:
+                return op
+        return None
+
+    def custom_augment_wrapper(self, custom: CustomGradient, ftype: ext.LLVMFunctionType) -> str:
+        """The user's augmented function in this pass's form: its tape returned in a struct."""
+        name = self.custom_wrappers.get(custom.function)
+        if name is not None:
+            return name
+        name = self.custom_wrappers[custom.function] = self._fresh_name(f"augmented_{custom.function}")
+        ptr = ext.LLVMPointerType()
+        st = ext.LLVMStructType.from_type_list([ptr])
+        entry = Block(arg_types=list(ftype.inputs.data))
+        tape = _call(custom.augment, list(entry.args), ptr)
+        undef = xllvm.UndefOp(st)
+        packed = xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [0]), undef.res, tape.results[0])
+        entry.add_ops([tape, undef, packed, xllvm.ReturnOp(packed.res)])
+        wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(list(ftype.inputs.data), st),
+                               linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
+        self.module.body.block.add_op(wrapper)
+        return name
 
     def _fresh_name(self, base: str) -> str:
         taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}

@@ -1,0 +1,100 @@
+"""What a program says about its own functions' derivatives, in Enzyme's C conventions.
+
+Globals whose names start with these prefixes hold function addresses (the attribute forms
+need a clang that knows them; these survive plain clang):
+
+    void *__enzyme_register_gradient_NAME[] = {fn, augment, gradient};
+    void *__enzyme_function_like[] = {fn, "log1p"};   // differentiate fn as libm's log1p
+    void *__enzyme_inactivefn[] = {fn, ...};          // fn has no derivative
+
+Reading them is an analysis: passes ask `Hints.of(module)` and decide what to do.  The one
+rewrite here, `keep_hinted_calls`, runs before LLVM's optimiser, which would otherwise inline
+the functions the hints are about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.ir import Operation
+
+REGISTER_GRADIENT = "__enzyme_register_gradient"
+FUNCTION_LIKE = "__enzyme_function_like"
+INACTIVE_FN = "__enzyme_inactivefn"
+
+
+@dataclass(frozen=True)
+class CustomGradient:
+    """A user's augmented forward function and gradient for `function`."""
+
+    function: str
+    augment: str
+    gradient: str
+    declared_in: str
+    """The global that registers them (for error messages)."""
+
+
+@dataclass
+class Hints:
+    gradients: dict[str, CustomGradient] = field(default_factory=dict)
+    like: dict[str, str] = field(default_factory=dict)
+    """Function -> the libm function whose derivative it has."""
+    inactive: set[str] = field(default_factory=set)
+
+    @property
+    def functions(self) -> set[str]:
+        """Every function a hint is about (they must stay calls: not inlined)."""
+        return set(self.gradients) | set(self.like) | self.inactive
+
+    @staticmethod
+    def of(module: ModuleOp) -> Hints:
+        hints = Hints()
+        strings = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.GlobalOp)}
+        for g in strings.values():
+            name = g.sym_name.data
+            if not name.startswith(("__enzyme_", "_enzyme_")):
+                continue
+            symbols = _addresses(g)
+            if name.startswith(REGISTER_GRADIENT) and len(symbols) == 3:
+                fn, aug, grad = symbols
+                hints.gradients[fn] = CustomGradient(fn, aug, grad, name)
+            elif name.startswith(FUNCTION_LIKE) and len(symbols) == 2:
+                text = _string(strings.get(symbols[1]))
+                if text is not None:
+                    hints.like[symbols[0]] = text
+            elif name.startswith(INACTIVE_FN):
+                hints.inactive.update(symbols)
+        return hints
+
+
+def _addresses(g: xllvm.GlobalOp) -> list[str]:
+    """The symbols an array-of-pointers initialiser holds, in order."""
+    if not g.body.blocks:
+        return []
+    out: list[str] = []
+    for op in g.body.block.ops:
+        if isinstance(op, xllvm.AddressOfOp):
+            out.append(op.global_name.string_value())
+    return out
+
+
+def _string(g: Operation | None) -> str | None:
+    """The text of a C string constant (`c"log1p\\00"`)."""
+    value = g.properties.get("value") if isinstance(g, xllvm.GlobalOp) else None
+    if isinstance(value, StringAttr):
+        return value.data.rstrip("\x00")
+    return None
+
+
+def keep_hinted_calls(module: ModuleOp) -> None:
+    """Mark the functions hints are about `noinline`, so that their calls stay calls."""
+    names = Hints.of(module).functions
+    for op in module.ops:
+        if isinstance(op, xllvm.FuncOp) and op.sym_name.data in names and op.body.blocks:
+            words = list(op.passthrough.data) if op.passthrough is not None else []
+            kept = [a for a in words if not (isinstance(a, StringAttr) and a.data == "alwaysinline")]
+            if not any(isinstance(a, StringAttr) and a.data == "noinline" for a in kept):
+                kept.append(StringAttr("noinline"))
+            op.properties["passthrough"] = ArrayAttr(kept)
