@@ -559,6 +559,39 @@ BENCHMARKS = (
         notes=BA_NOTES,
     ),
     Benchmark(
+        name="ba2",
+        program="ba",
+        input="ba/ba2_n21_m11315_p36455.txt",
+        what="ADBench bundle adjustment (same program as ba1)",
+        n=36455,
+        size="ba2: 21 cameras, 11,315 points, 36,455 observations",
+        target_r1=3.0,
+        peers=adbench_peers("ba", ("numpy", "jax")),
+        ablation=False,
+    ),
+    Benchmark(
+        name="ba3",
+        program="ba",
+        input="ba/ba3_n161_m48126_p182072.txt",
+        what="ADBench bundle adjustment (same program as ba1)",
+        n=182072,
+        size="ba3: 161 cameras, 48,126 points, 182,072 observations",
+        target_r1=3.0,
+        peers=adbench_peers("ba", ("numpy", "jax")),
+        ablation=False,
+    ),
+    Benchmark(
+        name="ba4",
+        program="ba",
+        input="ba/ba4_n372_m47423_p204472.txt",
+        what="ADBench bundle adjustment (same program as ba1)",
+        n=204472,
+        size="ba4: 372 cameras, 47,423 points, 204,472 observations",
+        target_r1=3.0,
+        peers=adbench_peers("ba", ("numpy", "jax")),
+        ablation=False,
+    ),
+    Benchmark(
         name="ba5",
         program="ba",
         input="ba/ba5_n257_m65132_p225911.txt",
@@ -593,34 +626,6 @@ BENCHMARKS = (
         target_r1=3.0,
         peers=adbench_peers("lstm", ("numpy", "jax")),
         ablation=False,
-    ),
-    Benchmark(
-        name="ht_simple",
-        what="ADBench hand tracking, simple variant: the residuals of N point correspondences "
-        "against the vertices of a skinned 22-bone hand (544 vertices) and their 3N × 26 "
-        "Jacobian with respect to the pose, by vector forward mode (`__enzyme_fwddiff` with "
-        "`enzyme_width`, the 26 columns in chunks of 4; \"gradient\" below is the whole "
-        "Jacobian), every column checked against central differences (1e-6 relative); "
-        "ADBench's hand6 instance",
-        n=1600,
-        size="N = 1600 (hand6), J 4800 × 26",
-        peers=(Peer("jax", "jax_ht.py", "JAX, jit(jacfwd)", ("--variant", "simple")),),
-        notes=HT_SIMPLE_NOTES,
-    ),
-    Benchmark(
-        name="ht_complicated",
-        what="ADBench hand tracking, complicated variant: residuals against points of the "
-        "hand's triangles given by barycentric coordinates u (variables too) and their 3N × 28 "
-        "Jacobian (ADBench's compressed form: two columns for all of u, then the pose's 26), "
-        "by vector forward mode (`enzyme_width`, 7 chunks of 4 columns; \"gradient\" below is "
-        "the whole Jacobian), every column checked against central differences (1e-6 "
-        "relative); ADBench's hand6 instance",
-        n=1600,
-        size="N = 1600 (hand6), J 4800 × 28",
-        peers=(Peer("jax", "jax_ht.py", "JAX, jit(jacfwd)", ("--variant", "complicated")),),
-        # The -O0 ablation (R3) is measured on ht_simple: the same skinning code.
-        ablation=False,
-        notes=HT_COMPLICATED_NOTES,
     ),
 )
 BY_NAME = {b.name: b for b in BENCHMARKS}
