@@ -304,8 +304,9 @@ cost 2-4 of their primals):
   exactly the new size instead of doubling it, so every (point, component) pair reallocates
   each of those caches, and past 4 MiB (`xenzyme.cache.grow`'s huge-page path) copies it whole:
   about 1.6 million allocation calls per gradient call at d10_K25 (heap column) and most of the
-  time in `memmove`, realloc and page faults (perf). With the growth made geometric (tried in a
-  scratch copy of the compiler) the d10_K25 gradient drops from about 400 ms to 80-100 ms
+  time in `memmove`, realloc and page faults (perf; the time varies between runs, 0.4-0.8 s at
+  d10_K25, with how readily the kernel finds huge pages). With the growth made geometric (tried
+  in a scratch copy of the compiler) the d10_K25 gradient drops to 80-100 ms
   (gradient ÷ primal about 28), d2_K5 to about 22 and d64_K10 to about 18. Unfixed, the
   larger instances (d20_K50, d64_K10) exceed the runner's 120 s per run on a busy machine (one
   d64_K10 gradient took more than 100 s), so the suite runs d2_K5 and d10_K25 until the fix.
@@ -387,9 +388,9 @@ costs; everything else is cache traffic:
   that could be reloaded: about three times what is needed, 4-9 MB pushed per call (heap
   column).
 
-JAX's `jit(grad)` over `lax.scan` costs 10-16 of its primals, and its gradient is 1.1-1.35
-times faster than xenzyme's (R2), XLA's primal being faster (vectorised `tanh` and `exp`) and
-its gradient free of the growth and caching costs above;
+JAX's `jit(grad)` over `lax.scan` costs 6-16 of its primals, and its gradient is 1.1-1.7
+times faster than xenzyme's (R2, varying between runs), XLA's primal being faster (vectorised
+`tanh` and `exp`) and its gradient free of the growth and caching costs above;
 PyTorch runs the 1,023 × l small steps eagerly, about 0.6 ms per step and layer; the
 hand-written numpy backpropagation is bound by per-call overhead on vectors of 14. The
 finite-difference peer needs 2 × 266 primal evaluations per gradient.
