@@ -18,11 +18,13 @@ to follow memory the function creates itself:
 Pointers loaded from local slots that are only loaded and stored (a pointer variable of
 unoptimised code) stand for the values stored into the slot.
 
-Data moved as integers: an integer loaded through a shadowed pointer that is turned back into a
-float by a `bitcast` (a double read as `i64`, as an atomic load or a union does it) or stored
-(bytes copied as integers) carries its tangent's bits in the same bytes of the shadow; such
-loads are `shadow_bits`, and the float a bitcast makes of one is varied.  (For integer data the
-shadow's bytes are meaningless, and copying them along is harmless.)  The analysis is a fixpoint over the function in reverse post-order; it
+Data moved as integers: an integer loaded through a shadowed pointer (a double read as `i64`,
+as an atomic load, a union or a copy of bytes does it) has its tangent's bits in the same bytes
+of the shadow.  Such loads are `shadow_bits`, and so are the selects, freezes and phis that move
+them; a `bitcast` of one back to a float is varied, and a store of one copies the shadow's
+bytes.  For integer data the shadow's bytes mean nothing, and moving them along is harmless
+(unused shadow loads are dead code; atomic and volatile loads count only when their bits are
+moved on).  The analysis is a fixpoint over the function in reverse post-order; it
 rewrites nothing.
 """
 
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import VectorType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
@@ -101,8 +103,8 @@ class ForwardActivity:
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where float bits with a tangent come back from integer code (errors to report)."""
     shadow_bits: set[SSAValue] = field(default_factory=set)
-    """Integer loads through shadowed pointers whose bits become a float (a `bitcast` use) or
-    are stored: the same load from the shadow gives the bits of their tangents."""
+    """Integers loaded through shadowed pointers, and the selects, freezes and phis of them: the
+    same load from the shadow (select, ...) gives the bits of their tangents."""
 
     def is_active(self, v: SSAValue) -> bool:
         return v in self.varied
@@ -147,6 +149,8 @@ class _Analysis:
                 for p in self.cfg.preds[b]:
                     for arg, inc in zip(b.args, self.cfg.incoming(b, p), strict=True):
                         self.mark(arg, inc in info.varied, inc in info.shadowed)
+                        if inc in info.shadow_bits:
+                            self.mark_bits(arg)
                 for op in b.ops:
                     self.transfer(op)
         self._collect_unshadowed()
@@ -162,6 +166,12 @@ class _Analysis:
             self.changed = True
         if shadowed and is_pointer_like(v.type) and v not in info.shadowed:
             info.shadowed.add(v)
+            self.changed = True
+
+    def mark_bits(self, v: SSAValue) -> None:
+        """`v`, an integer, moves bytes of shadowed memory: its shadow bits go along."""
+        if v not in self.info.shadow_bits and _is_integer_like(v.type):
+            self.info.shadow_bits.add(v)
             self.changed = True
 
     def shadow_objects(self, ptr: SSAValue, arguments_too: bool = False) -> None:
@@ -240,9 +250,8 @@ class _Analysis:
             s = op.ptr in shadowed
             r = op.dereferenced_value
             self.mark(r, s, s)
-            if s and r not in info.shadow_bits and _moves_bytes(r):
-                info.shadow_bits.add(r)
-                self.changed = True
+            if s and (not _ordered_or_volatile(op) or _moves_bytes(r)):
+                self.mark_bits(r)
             return
         if isinstance(op, ext.StoreOp):
             v, p = op.value, op.ptr
@@ -265,7 +274,12 @@ class _Analysis:
         if isinstance(op, _ADDRESS_OPS):
             src = op.operands[0]
             self.mark(op.results[0], src in varied or src in info.shadow_bits, src in shadowed)
+            if src in info.shadow_bits:
+                self.mark_bits(op.results[0])  # an integer bitcast (i64 <-> <2 x i32>)
             return
+        if isinstance(op, ext.SelectOp | ext.FreezeOp):
+            if any(o in info.shadow_bits for o in op.operands[-2:]):
+                self.mark_bits(op.results[0])
         if isinstance(op, xllvm.ReturnOp):
             if self.return_shadow and op.arg is not None and is_pointer_like(op.arg.type):
                 self.shadow_objects(op.arg)
@@ -278,9 +292,8 @@ class _Analysis:
             if kind in ("load", "gather"):  # (pointer(s), mask, passthrough)
                 r, s = op.results[0], args[0] in shadowed
                 self.mark(r, s or args[2] in varied, False)
-                if s and r not in info.shadow_bits and _moves_bytes(r):
-                    info.shadow_bits.add(r)
-                    self.changed = True
+                if s or args[2] in info.shadow_bits:
+                    self.mark_bits(r)
             elif args[0] in varied:  # store, scatter: (value, pointer(s), mask)
                 self.shadow_objects(args[1])
             return
@@ -335,17 +348,37 @@ class _Analysis:
                         info.unshadowed_stores.append(op)
 
 
+def _is_integer_like(t: Attribute) -> bool:
+    et = t.element_type if isinstance(t, VectorType) else t
+    return isinstance(et, IntegerType)
+
+
+def _ordered_or_volatile(op: xllvm.LoadOp) -> bool:
+    """An atomic or volatile load, which LLVM keeps even when its value is unused."""
+    ordering = op.properties.get("ordering")
+    return "volatile_" in op.properties or "volatile_" in op.attributes or (
+        isinstance(ordering, IntegerAttr) and ordering.value.data != 0)  # fmt: skip
+
+
 def _moves_bytes(v: SSAValue) -> bool:
     """Whether an integer value is reinterpreted as floating-point data by a `bitcast`, or
-    stored (memory copied as integers)."""
-    if carries_derivative(v.type) or is_pointer_like(v.type):
+    stored (memory copied as integers), directly or through selects and freezes."""
+    if not _is_integer_like(v.type):
         return False
-    for u in v.uses:
-        user = u.operation
-        if isinstance(user, xllvm.BitcastOp) and carries_derivative(user.results[0].type):
-            return True
-        if isinstance(user, ext.StoreOp) and u.index == 0:
-            return True
+    work, seen = [v], set()
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        for u in x.uses:
+            user = u.operation
+            if isinstance(user, xllvm.BitcastOp) and carries_derivative(user.results[0].type):
+                return True
+            if isinstance(user, ext.StoreOp) and u.index == 0:
+                return True
+            if isinstance(user, ext.SelectOp | ext.FreezeOp) and u.index > 0 or isinstance(user, ext.FreezeOp):
+                work.append(user.results[0])
     return False
 
 

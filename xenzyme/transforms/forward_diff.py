@@ -257,7 +257,7 @@ class ForwardBuilder:
                 if a.name_hint:
                     fa.name_hint = a.name_hint
             for a in b.args:
-                if a in self.info.varied:
+                if a in self.info.varied or a in self.info.shadow_bits:
                     self.tan[a] = [fb.insert_arg(a.type, len(fb.args)) for _ in range(n)]
                 elif a in self.info.shadowed:
                     self.sh[a] = [fb.insert_arg(a.type, len(fb.args)) for _ in range(n)]
@@ -367,6 +367,13 @@ class ForwardBuilder:
                 self.fail(op, "this instruction produces a pointer to memory with derivatives in a way forward mode cannot follow",
                           ["pointer arithmetic through integers is not supported; use getelementptr"])  # fmt: skip
             self.sh[shadowed[0]] = [self._on_tangents(op, k) for k in range(self.width)]
+        if op.results and op.results[0] in info.shadow_bits:
+            # bytes of shadowed memory moved as an integer (select, freeze, bitcast): the same op
+            # on their shadow bits
+            moved = [o for o in op.operands[-2:] if o.type == op.results[0].type] if isinstance(op, ext.SelectOp) else [op.operands[0]]
+            self.tan[op.results[0]] = [self.e.insert(op.clone_without_regions({**self._operands(op, {}), **{o: self.tangent(o)[k] for o in moved}}))
+                                       for k in range(self.width)]  # fmt: skip
+            return
         if not varied:
             return
         if isinstance(op, xllvm.BitcastOp) and op.operands[0] in info.shadow_bits:
@@ -569,7 +576,7 @@ class ForwardBuilder:
         if has_tangent_type(vt) or is_pointer_like(vt):
             return
         kind, _ = integer_access(self.views.of(op.operands[0]), vt)
-        if kind == FLOAT or any(self._holds_float_bits(v) for v in values):
+        if kind == FLOAT or self._holds_float_bits(values[-1]):  # the value written
             name = "cmpxchg" if isinstance(op, ext.CmpXchgOp) else "atomicrmw"
             self.fail(op, f"an integer {name} writes floating-point data with a derivative; forward mode "
                           "cannot carry its tangent",
@@ -735,7 +742,7 @@ class ForwardBuilder:
     def _edge_values(self, dest: Block, args: Sequence[SSAValue]) -> list[SSAValue]:
         values = [self.fwd[a] for a in args]
         for a, da in zip(args, dest.args, strict=True):
-            if da in self.info.varied:
+            if da in self.info.varied or da in self.info.shadow_bits:
                 values += self.tangent(a)
             elif da in self.info.shadowed:
                 values += self.shadow(a)
