@@ -420,10 +420,10 @@ What the Jacobian does (read from `xenzyme-opt ht_simple.O2.ll -p enzyme -t llvm
 `fwddiffe4ht_objective_simple`; its width-2 sibling is inlined into the caller): each
 `__enzyme_fwddiff` call runs the primal once and carries 4 tangents of every value along with
 it, with no tape and no caches. The sines and cosines of the bones' Euler angles are computed
-once per call and their derivatives shared by the directions; the chain of 4×4 bone transforms runs on 4 tangent
-matrices per bone, kept in 4 shadow copies of each local array (zeroed on entry); the heap
-buffer of vertex positions gets 4 shadow buffers, freed with it (the heap column: 7 calls, 33
-allocations).
+once per call and their derivatives shared by the directions; the chain of 4×4 bone transforms
+runs on 4 tangent matrices per bone, kept in 4 shadow copies of each local array (zeroed on
+entry); the heap buffer of vertex positions gets 4 shadow buffers, freed with it (the heap
+column: 7 calls, 33 allocations).
 
 Where the time goes: the skinning loop, 544 vertices × 22 bones × 3 coordinates, in which every
 direction repeats the primal's multiply-adds on its own tangent transform. The residual loop
@@ -439,18 +439,22 @@ the bone arrays (220 KB, far beyond the 32 KB L1 cache), each tangent a scalar l
 array, packed into registers by shuffles; the sums spill. That Jacobian costs 39-47 primal
 evaluations against 28-31 in chunks of 4 (same machine, alternating runs). Side by side in one
 process (the 26 columns in chunks of the width and a remainder, loaded machine, ±10 %), widths
-1, 2, 4, 8, 13 and 26 cost about 50, 37, 33, 36, 39 and 43 primal evaluations: width 1 pays for 26
-primals, and from width 8 on the spills and cache misses cost more than the primals saved.
-Storing the tangents of an element next to each other (one SIMD load for several directions)
-would change that balance; today each direction's shadow is a separate array.
+1, 2, 4, 8, 13 and 26 cost about 50, 37, 33, 36, 39 and 43 primal evaluations: width 1 pays for
+26 primals, and from width 8 on the spills and cache misses cost more than the primals saved.
 
-JAX's `jit(jacfwd)` pushes the 26 directions through the computation batched: the skinning
-becomes batched matrix products that XLA runs with AVX-512 on this CPU, where the C code is
-compiled for generic x86-64 (SSE2). Its Jacobian costs about 11 of its primal evaluations, but
-its primal is about three times slower than the C one (small batched operations and dispatch
-per call), so the two gradient ÷ primal ratios measure different primals: R2 compares the
-Jacobians themselves. JAX's times vary more between samples than xenzyme's (compare median and
-minimum).
+JAX's `jit(jacfwd)` pushes the 26 directions through the computation together: the skinning
+becomes matrix products over all directions at once, which XLA runs with AVX-512 on this CPU.
+On a quiet machine its Jacobian is about 20 % faster than xenzyme's (R2 ≈ 1.2; on a busy one
+JAX's times suffered more than xenzyme's, R2 between 0.4 and 0.9 in earlier runs), although its
+primal is about three times slower than the C one (small operations and dispatch per call):
+JAX's Jacobian costs 9-11 of its own primal evaluations, so the two gradient ÷ primal ratios
+measure different primals. The instruction set is not what makes the difference: xenzyme's
+Jacobian built for this CPU (`clang-19 -march=native` and `-t 'obj{cpu=native}'`: AVX-512,
+masked loads and gathers) is only about 10 % faster than the generic build (0.82 against
+0.92 ms, measured beside each other). The layout is: JAX keeps the directions of each array
+together and multiplies them in one product, where xenzyme's vector mode repeats the loop body
+per direction on a separate shadow array each. Storing the tangents of an element next to each
+other (one SIMD load for several directions) is what would close the gap.
 
 R3 is close to 1 (1.0-1.2 across runs): forward mode caches nothing, so differentiating
 unoptimised IR (`preopt=0`) loses little once LLVM optimises the tangent code afterwards
@@ -459,15 +463,16 @@ tangent functions it inlines into the caller). Reverse mode, where unoptimised l
 caches, is where AD after optimisation pays off."""
 
 HT_COMPLICATED_NOTES = """\
-The same skinning as ht_simple (its notes say where that time goes and why the columns come in
-chunks of 4; one call of width 28 costs 48-53 primal evaluations against 36-38 in chunks), with
-two differences. The two u columns ride in the first chunk with two pose directions; in them the
-skinning's tangents are zero (the pose is fixed) but are computed all the same, as vector mode
-carries every direction through the whole function: 2 of 28 directions. And each residual is a
-barycentric combination of three vertices, so the residual loop gathers three positions and
-their tangents per correspondence and direction, from scattered vertices: here it is about a
-third of the Jacobian's time (16 correspondences take about 70 % of the time of 1600), where in
-ht_simple it hardly counts; hence the higher gradient ÷ primal ratio."""
+The same skinning as ht_simple (its notes say where that time goes, why the columns come in
+chunks of 4, and how JAX's batched Jacobian compares; one call of width 28 costs 48-53 primal
+evaluations against 36-38 in chunks), with two differences. The two u columns ride in the first
+chunk with two pose directions; in them the skinning's tangents are zero (the pose is fixed)
+but are computed all the same, as vector mode carries every direction through the whole
+function: 2 of 28 directions. And each residual is a barycentric combination of three
+vertices, so the residual loop gathers three positions and their tangents per correspondence
+and direction, from scattered vertices: here it is about a third of the Jacobian's time (16
+correspondences take about 70 % of the time of 1600), where in ht_simple it hardly counts;
+hence the higher gradient ÷ primal ratio."""
 
 BENCHMARKS = (
     Benchmark(
