@@ -523,6 +523,34 @@ BENCHMARKS = (
         notes=NN_NOTES,
     ),
     Benchmark(
+        name="ht_simple",
+        what="ADBench hand tracking, simple variant: the residuals of N point correspondences "
+        "against the vertices of a skinned 22-bone hand (544 vertices) and their 3N × 26 "
+        "Jacobian with respect to the pose, by vector forward mode (`__enzyme_fwddiff` with "
+        "`enzyme_width`, the 26 columns in chunks of 4; \"gradient\" below is the whole "
+        "Jacobian), every column checked against central differences (1e-6 relative); "
+        "ADBench's hand6 instance",
+        n=1600,
+        size="N = 1600 (hand6), J 4800 × 26",
+        peers=(Peer("jax", "jax_ht.py", "JAX, jit(jacfwd)", ("--variant", "simple")),),
+        notes=HT_SIMPLE_NOTES,
+    ),
+    Benchmark(
+        name="ht_complicated",
+        what="ADBench hand tracking, complicated variant: residuals against points of the "
+        "hand's triangles given by barycentric coordinates u (variables too) and their 3N × 28 "
+        "Jacobian (ADBench's compressed form: two columns for all of u, then the pose's 26), "
+        "by vector forward mode (`enzyme_width`, 7 chunks of 4 columns; \"gradient\" below is "
+        "the whole Jacobian), every column checked against central differences (1e-6 "
+        "relative); ADBench's hand6 instance",
+        n=1600,
+        size="N = 1600 (hand6), J 4800 × 28",
+        peers=(Peer("jax", "jax_ht.py", "JAX, jit(jacfwd)", ("--variant", "complicated")),),
+        # The -O0 ablation (R3) is measured on ht_simple: the same skinning code.
+        ablation=False,
+        notes=HT_COMPLICATED_NOTES,
+    ),
+    Benchmark(
         name="gmm_d10_K25",
         program="gmm",
         input="gmm/gmm_d10_K25.txt",
