@@ -38,6 +38,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
@@ -1616,10 +1617,20 @@ def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribut
                       tbaa: TBAA | None) -> Attribute | None:
     """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
     the one its TBAA tag names, else the one the pointer's view has there."""
-    if not _plain_access(op):
+    if not _plain_access(op) or not isinstance(t, IntegerType):
         return None
     f = tbaa.float_type(op) if tbaa is not None else None
-    if f is not None and isinstance(t, IntegerType) and t.width.data == size_align(f)[0] * 8:  # type: ignore[index]
+    if f is None:
+        # The value moved is a float's bits: loaded only to become that float, or a float made
+        # into an integer only to be stored.
+        casts = ([u.operation for u in op.results[0].uses] if isinstance(op, xllvm.LoadOp)
+                 else [op.value.owner])  # fmt: skip
+        floats = {c.results[0].type if isinstance(op, xllvm.LoadOp) else c.operands[0].type
+                  for c in casts if isinstance(c, xllvm.BitcastOp)}  # fmt: skip
+        if len(floats) == 1 and len(casts) == sum(isinstance(c, xllvm.BitcastOp) for c in casts):
+            f = next(iter(floats))
+            f = f if isinstance(f, AnyFloat) else None
+    if f is not None and t.width.data == size_align(f)[0] * 8:  # type: ignore[index]
         return f
     kind, f = integer_access(views.of(ptr), t)
     return f if kind == FLOAT else None
@@ -1647,6 +1658,15 @@ def _retype_load(op: xllvm.LoadOp, views: Views, tbaa: TBAA | None) -> None:
     op.dereferenced_value.replace_all_uses_with(cast.result)
     op.detach()
     op.erase()
+    for use in list(cast.result.uses):  # the integer was only on its way back to the float
+        back = use.operation
+        if isinstance(back, xllvm.BitcastOp) and back.results[0].type == f:
+            back.results[0].replace_all_uses_with(load.dereferenced_value)
+            back.detach()
+            back.erase()
+    if not cast.result.uses:
+        cast.detach()
+        cast.erase()
 
 
 def _retype_store(op: ext.StoreOp, views: Views, tbaa: TBAA | None) -> None:

@@ -68,19 +68,26 @@ define double @div(double %x, double %y) {
   ret double %r
 }
 
-; d(x/y) = d/y dx - (d/y)(x/y) dy, with x/y recomputed from the primal values.
+; d(x/y) = d/y dx - (d/y)(x/y) dy, with x/y recomputed from the primal values; a zero adjoint
+; contributes zero even where y = 0 (a guarded division the program did not use), not 0/0.
 ; CHECK-LABEL: llvm.func internal @diffediv(
 ; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %{{[^:]+}}: f64)
 ; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DYSLOT:d_y[_0-9]*]] = llvm.alloca
 ; CHECK:         %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
-; CHECK:         %[[Q:.*]] = llvm.fdiv %[[D]], %[[Y]] : f64
-; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[Q]] : !llvm.ptr, f64
+; CHECK:         %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[NZ:.*]] = llvm.fcmp "une" %[[D]], %[[Z]] : f64
+; CHECK-NEXT:    %[[Q:.*]] = llvm.fdiv %[[D]], %[[Y]] : f64
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[QS:.*]] = llvm.select %[[NZ]], %[[Q]], %[[Z1]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[QS]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[XY:.*]] = llvm.fdiv %[[X]], %[[Y]] : f64
 ; CHECK-NEXT:    %[[P:.*]] = llvm.fmul %[[Q]], %[[XY]] : f64
 ; CHECK-NEXT:    %[[N:.*]] = llvm.fneg %[[P]] : f64
-; CHECK-NEXT:    autodiff.accumulate %[[DYSLOT]], %[[N]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[Z2:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[NS:.*]] = llvm.select %[[NZ]], %[[N]], %[[Z2]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %[[DYSLOT]], %[[NS]] : !llvm.ptr, f64
 
 define double @rem(double %x, double %y) {
   %r = frem double %x, %y
