@@ -76,6 +76,9 @@ ENTRY_POINTS = ("__enzyme_autodiff",)
 FORWARD_ENTRY_POINTS = ("__enzyme_fwddiff",)
 """Name fragments of the forward-mode entry points."""
 
+UNSUPPORTED_ENTRY_POINTS = ("__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_augmentsize")
+"""Enzyme entry points xenzyme does not provide yet: a call to one is an error, not a link failure."""
+
 FORWARD_MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const"}
 
 ARGUMENT_MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
@@ -144,6 +147,13 @@ class Raiser:
         )
 
     def run(self) -> None:
+        for op in self.module.walk():
+            name = op.callee.string_value() if isinstance(op, xllvm.CallOp | ext.InvokeOp) and op.callee else ""
+            entry = next((p for p in UNSUPPORTED_ENTRY_POINTS if p in name), None)
+            fn = self.functions.get(name)
+            if entry is not None and (fn is None or not fn.body.blocks):
+                raise XenzymeError(f"{entry} (split mode) is not supported yet", location_of(op, self.filename),
+                                   ["use __enzyme_autodiff, which runs the forward and the reverse sweep in one call"])  # fmt: skip
         calls = [op for op in self.module.walk() if is_request(op) or is_forward_request(op)]
         used: set[str] = set()
         for call in calls:
