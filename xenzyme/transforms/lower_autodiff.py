@@ -173,7 +173,12 @@ class Lowering:
             e = Emitter(b, self.module)
             size = e.insert(xllvm.LoadOp(stack.size, i64))
             need = e.insert(xllvm.AddOp(size, op.count))  # type: ignore[arg-type]
-            self._ensure_capacity(op, stack, need, need)
+            # At least double: a reserve inside an outer loop then grows the buffer a
+            # logarithmic number of times, not once per outer iteration (quadratic copying).
+            cap = e.insert(xllvm.LoadOp(stack.cap, i64))
+            doubled = e.insert(xllvm.AddOp(e.insert(xllvm.ShlOp(cap, e.insert(_const(1)))), e.insert(_const(16))))  # type: ignore[arg-type]
+            new_cap = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(need, doubled, "ugt")), need, doubled))
+            self._ensure_capacity(op, stack, need, new_cap)
         _erase(op)
 
     def _ensure_capacity(self, at: Operation, stack: _Stack, need: SSAValue, new_cap: SSAValue) -> None:
