@@ -296,43 +296,42 @@ version. It is 10,100 lines of IR against the primal's 720 and keeps 125 caches:
 temporaries `qdiags`, `xc`, `qxc` and `main_term` are malloc'd as in the primal, each with a
 calloc'd shadow.
 
-Where the time goes (gradient ÷ primal far above 3, and far above the peers, whose gradients
-cost 2-4 of their primals):
+Where the time goes (gradient ÷ primal 15-32 where the peers' gradients cost 2-4 of their own
+primals):
 
-- **quadratic cache growth** (compiler bug, reported with a reproducer): a cache that an inner
-  loop fills is reserved at the loop's entry, and `autodiff.cache.reserve` grows the buffer to
-  exactly the new size instead of doubling it, so every (point, component) pair reallocates
-  each of those caches, and past 4 MiB (`xenzyme.cache.grow`'s huge-page path) copies it whole:
-  about 1.6 million allocation calls per gradient call at d10_K25 (heap column) and most of the
-  time in `memmove`, realloc and page faults (perf; the time varies between runs, 0.4-0.8 s at
-  d10_K25, with how readily the kernel finds huge pages). With the growth made geometric (tried
-  in a scratch copy of the compiler) the d10_K25 gradient drops to 80-100 ms
-  (gradient ÷ primal about 28), d2_K5 to about 22 and d64_K10 to about 18. Unfixed, the
-  larger instances (d20_K50, d64_K10) exceed the runner's 120 s per run on a busy machine (one
-  d64_K10 gradient took more than 100 s), so the suite runs d2_K5 and d10_K25 until the fix.
 - **caching several times what the reverse sweep needs**: it needs, per point and component,
-  z = x_i - mu_k and Q_k z (2d doubles, 160 bytes at d = 10); the gradient keeps about 1.3 KB
-  per pair (heap column: 32 MiB per call at d10_K25). The packed index of the triangular
-  product (`l[idx++]`, running through the nested loops over j and k) is not recognised as an
-  induction variable, so every shadow address `&dicf[idx]` and every loaded `icf[idx]` (a
-  read-only argument that could be reloaded) is pushed per iteration of the innermost loop, in
-  each unrolled lane (reported with a reproducer); the loaded `xc` and `qxc` values are cached
-  per lane of the unrolled loops rather than once per pair.
+  z = x_i - mu_k and Q_k z (2d doubles, 160 bytes at d = 10); the gradient keeps 1-2 KB per
+  pair (heap column: 46 MiB live per call at d10_K25, buffers grown by doubling). The packed
+  index of the triangular product (`l[idx++]`, running through the nested loops over j and k)
+  is not recognised as an induction variable, so every shadow address `&dicf[idx]` and every
+  loaded `icf[idx]` (a read-only argument that could be reloaded) is pushed per iteration of
+  the innermost loop, in each unrolled lane (reported with a reproducer); the loaded `xc` and
+  `qxc` values are cached per lane of the unrolled loops rather than once per pair.
+- **fresh memory on every call**: the caches are freed when the gradient returns and allocated
+  again by the next call, so their pages fault in anew: about 10,500 minor page faults per call
+  (41 MB zeroed by the kernel), about a third of the gradient's time (perf: page-fault and
+  page-clearing kernel functions, plus `memmove` when a buffer doubles).
 - **bookkeeping**: each cache's size and capacity live on the stack (125 pairs do not fit in
-  registers), so a push is a load, compare, branch and two stores; perf shows the time spread
-  over the whole forward sweep, mostly loads and stores at stack offsets.
+  registers), so a push is a load, compare, branch and two stores; perf shows the rest of the
+  time spread over the whole forward sweep, mostly loads and stores at stack offsets.
 
-R3: below 1 here, the opposite of the other benchmarks: from -O0 IR without the optimiser the
-loops are not unrolled or vectorised, so there are fewer loop versions, fewer reserves at inner
-loop entries and no quadratic growth; its caches are larger (all loads, heap column of the -O0
-build) but grown by doubling.
+Until 3b0f6ab a reserve at an inner loop's entry grew its cache to exactly the new size, once
+per (point, component) pair, so the caches were copied once per pair: 1.6 million allocation
+calls per gradient call and 0.4-0.8 s per d10_K25 gradient (gradient ÷ primal 150-240), and
+the d20_K50 and d64_K10 instances ran past the runner's 120 s; reported from this benchmark,
+fixed by doubling.
+
+R3: 1.3-1.5: from -O0 IR without the optimiser first the loops are neither unrolled nor
+vectorised, so there are fewer loop versions to differentiate, but every load is cached (twice
+the heap, half a million allocation calls per gradient call: the -O0 heap column); the two
+roughly cancel, and AD after optimisation gains far less here than on matdescent or nn.
 
 The peers compute the same gradient as batched array operations over (points, components): the
 hand-written numpy gradient forms the responsibilities and three einsums; JAX and PyTorch
 differentiate the same vectorised objective, and XLA's primal (fused, vectorised for this CPU) runs 3-4 times
-faster than the C primal compiled for generic x86-64 (SSE2, one `exp` call per element). The finite-difference peer (d2_K5 only:
-60 primal evaluations per gradient) is about as fast as xenzyme's gradient there while the
-reserve bug stands."""
+faster than the C primal compiled for generic x86-64 (SSE2, one `exp` call per element). The
+finite-difference peer (d2_K5 only: 60 primal evaluations per gradient) is about three times
+slower than xenzyme's gradient."""
 
 BA_NOTES = """\
 What the Jacobian does (read from `xenzyme-opt ba.O2.ll -p enzyme -t llvm`): for each
@@ -374,26 +373,28 @@ output layers add the loaded sequence bits and extra params and their shadow add
 reverse sweep walks the steps backwards and accumulates into the shadows of the weights; the
 state is copied into a malloc'd buffer with a calloc'd shadow.
 
-Why gradient ÷ primal is about 10 (above 3): the transcendental calls cost what the primal
-costs; everything else is cache traffic:
+Why gradient ÷ primal is about 4 (above 3): the forward sweep's `exp` and `tanh` calls cost what
+the primal costs (perf: libm is most of the primal's time and about a third of the gradient's);
+the rest is cache traffic and the reverse arithmetic:
 
-- **quadratic cache growth** (the same compiler bug as gmm, reported): each cache filled by the
-  loop over the 14 units is reserved at that loop's entry, once per layer and step, to exactly
-  its new size; perf shows about 35 % of the gradient's time in `memmove` and another 15 % in
-  realloc, malloc, free and page faults. With geometric growth (tried in a scratch copy of the
-  compiler) the gradient costs about 4.7 primals.
 - **what it caches**: the reverse sweep needs about 6 values per unit and step (the three
   sigmoids, the two `tanh`, the previous cell); the `exp` and `1 + exp` results are redundant
   beside the sigmoids, and the weights and sequence bits are loaded from read-only arguments
-  that could be reloaded: about three times what is needed, 4-9 MB pushed per call (heap
-  column).
+  that could be reloaded: about three times what is needed, 5.7 MiB live per call at l = 2
+  (heap column).
+- **fresh memory on every call**: those caches are freed at the end of each gradient and
+  allocated again by the next, about 1,300 minor page faults per call at l = 2, a fifth to a
+  quarter of the gradient's time (perf).
 
-JAX's `jit(grad)` over `lax.scan` costs 6-16 of its primals, and its gradient is 1.1-1.7
-times faster than xenzyme's (R2, varying between runs), XLA's primal being faster (vectorised
-`tanh` and `exp`) and its gradient free of the growth and caching costs above;
-PyTorch runs the 1,023 × l small steps eagerly, about 0.6 ms per step and layer; the
-hand-written numpy backpropagation is bound by per-call overhead on vectors of 14. The
-finite-difference peer needs 2 × 266 primal evaluations per gradient.
+Until 3b0f6ab each cache filled by the loop over the 14 units was reserved at that loop's
+entry, once per layer and step, to exactly its new size; the copies made the gradient cost
+about 10 primals (reported from gmm; fixed by doubling).
+
+JAX's `jit(grad)` over `lax.scan` costs 6-16 of its primals; xenzyme's gradient is now about
+1.6-1.9 times faster than JAX's (R2 0.5-0.65); PyTorch runs the 1,023 × l small steps eagerly,
+about 0.3-0.6 ms per step and layer; the hand-written numpy backpropagation is bound by per-call
+overhead on vectors of 14. The finite-difference peer needs 2 × 266 primal evaluations per
+gradient.
 
 R3: not measured: the `enzyme{preopt=0}` build fails (compiler bug, reported: at preopt=0 type
 analysis cannot type the memcpy of the state into its malloc'd copy, which a callee updates)."""
@@ -574,6 +575,39 @@ BENCHMARKS = (
         size="d = 2, K = 5, n = 1000: 30 parameters",
         target_r1=3.0,
         peers=adbench_peers("gmm", fd=True),
+        ablation=False,
+    ),
+    Benchmark(
+        name="gmm_d20_K50",
+        program="gmm",
+        input="gmm/gmm_d20_K50.txt",
+        what="ADBench GMM, larger instance (same program as gmm_d10_K25)",
+        n=1000,
+        size="d = 20, K = 50, n = 1000: 11,550 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("gmm"),
+        ablation=False,
+    ),
+    Benchmark(
+        name="gmm_d64_K10",
+        program="gmm",
+        input="gmm/gmm_d64_K10.txt",
+        what="ADBench GMM, high-dimensional instance (same program as gmm_d10_K25)",
+        n=1000,
+        size="d = 64, K = 10, n = 1000: 21,450 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("gmm"),
+        ablation=False,
+    ),
+    Benchmark(
+        name="gmm_10k_d10_K25",
+        program="gmm",
+        input="gmm/gmm_10k_d10_K25.txt",
+        what="ADBench GMM, the 10k-point instance of d10_K25 (same program as gmm_d10_K25)",
+        n=10000,
+        size="d = 10, K = 25, n = 10,000: 1,650 parameters",
+        target_r1=3.0,
+        peers=adbench_peers("gmm", ("numpy", "jax")),
         ablation=False,
     ),
     Benchmark(
