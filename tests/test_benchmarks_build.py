@@ -30,10 +30,8 @@ for _b in runner.BENCHMARKS:
     FIRST_OF_PROGRAM.setdefault(_b.prog, _b.name)
 
 # Known compiler limitations: expected to fail until fixed (then they pass as XPASS).
-KNOWN_FAILURES = {
-    ("lstm_l2_c1024", "O0-preopt0"): "preopt=0: type analysis cannot type a memcpy into a "
-    "malloc'd buffer that a callee updates",
-}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
+"""(benchmark, variant) -> why its build is expected to fail (none at present)."""
 
 
 def input_env(bench: str) -> dict[str, str] | None:

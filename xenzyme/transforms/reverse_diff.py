@@ -1115,6 +1115,10 @@ class ReverseBuilder:
             kind, ftype = self._contents(op.operands[1])  # what the source holds
         if kind in (POINTER, INTEGER):
             return None
+        if kind != FLOAT and action == ZERO:
+            # Data without derivatives overwrote these bytes: whatever they held, their adjoints
+            # end here (a byte-wise plan: the caller clears the destination's shadow).
+            return CopyPlan(((0, i8),), 1, 0)
         if kind != FLOAT:
             self.fail(op, f"cannot tell whether the copied memory holds floating-point data ({kind})",
                       ["copy typed data element by element, or keep floats and other data in separate arrays"])  # fmt: skip
