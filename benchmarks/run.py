@@ -1304,7 +1304,6 @@ def summary_section(results: list[tuple[Benchmark, dict]], env: dict) -> str:
         "- R1 = xenzyme gradient ÷ primal (same process, same compiler); R2 = xenzyme gradient ÷ "
         "a peer's gradient (separate processes; a hand-written C gradient is timed in the "
         "benchmark's own process); R3 = gradient built without ÷ with `llvm-opt` "
-
         "before differentiation, both from clang -O0 IR, each divided by the primal timed in its "
         "own process; medians of samples that alternate primal and gradient.",
         "- gradient heap / call: the most heap bytes live at once during one gradient call (its "
