@@ -1237,8 +1237,10 @@ class ReverseBuilder:
         if self._direct(v):
             return True
         if isinstance(v, BlockArgument):
+            # An induction variable of a loop being reversed: start + step * counter, its start
+            # (outside that loop) used directly, recomputed or cached once per entry.
             iv = affine_iv(self.cfg, v)
-            return iv is not None and iv.loop in self._loops_at() and self._recomputable(iv.start, depth + 1)
+            return iv is not None and iv.loop in self._loops_at()
         op = v.owner
         assert isinstance(op, Operation)
         if isinstance(op, _CONSTANT_OPS):
