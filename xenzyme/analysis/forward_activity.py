@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import UNKNOWN, Object
+from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects.autodiff import has_shadow
@@ -50,19 +50,11 @@ _NO_TANGENT = (
 )  # fmt: skip
 """Ops whose results never depend differentiably on their operands."""
 
-HEAP_ALLOCATORS = {
-    "malloc", "calloc", "aligned_alloc", "valloc", "_Znwm", "_Znam", "_ZnwmSt11align_val_t",
-    "_ZnamSt11align_val_t",
-}  # fmt: skip
-"""Functions returning fresh heap memory (realloc aside: it also takes the old buffer)."""
-
-FREE_FUNCTIONS = {"free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t"}
-
 NO_STORE_FUNCTIONS = {
     "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "abort", "exit",
     "__assert_fail", "clock", "time", "rand", "srand", "strlen", "strcmp", "strncmp", "memcmp",
     "madvise",
-} | FREE_FUNCTIONS  # fmt: skip
+} | DEALLOCATORS  # fmt: skip
 """Library functions that write no floating-point data into memory their arguments point to."""
 
 
@@ -307,7 +299,7 @@ class _Analysis:
         callee = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
         args = list(op.operands)
         result = op.results[0] if op.results else None
-        if callee in HEAP_ALLOCATORS:
+        if callee in ALLOCATORS:
             if result is not None and result in info.shadowed_objects:
                 self.mark(result, False, True)
             return

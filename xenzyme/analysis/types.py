@@ -434,6 +434,24 @@ def _record(fields: dict[int, Attribute | None], off: int, t: Attribute) -> None
             fields[o] = None
 
 
+def copy_view(views: Views, op: Operation) -> View | None:
+    """What the bytes a memcpy/memmove (dst, src, n) moves hold: the destination's view, else
+    the source's.  A view without a repeating period covers only a copy of known size within it."""
+    from xenzyme.analysis.cfg import constant_int
+
+    for p in (op.operands[0], op.operands[1]):
+        view = views.of(p)
+        if view is None:
+            continue
+        if view.period:
+            return view
+        n = constant_int(op.operands[2])
+        extent = max(o + (size_align(t) or (0, 0))[0] for o, t in view.fields)
+        if n is not None and view.offset + n <= extent:
+            return view
+    return None
+
+
 def integer_access(view: View | None, t: Attribute) -> tuple[str, Attribute | None]:
     """What an integer load or store of type `t` (scalar or vector) through a pointer with this
     view really moves: (FLOAT, the float type of the same bits), (INTEGER, None), or

@@ -49,22 +49,23 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, StringAttr, SymbolRefAttr, i8, i32, i64
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
+from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.forward_activity import (
-    FREE_FUNCTIONS,
-    HEAP_ALLOCATORS,
     NO_STORE_FUNCTIONS,
     ForwardActivity,
     analyze_forward_activity,
     has_tangent_type,
     masked_kind,
 )
-from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, Views, integer_access, memory_contents, size_align
+from xenzyme.analysis.types import (
+    FLOAT, INTEGER, POINTER, Views, copy_view, integer_access, memory_contents, size_align,
+)  # fmt: skip
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -466,7 +467,7 @@ class ForwardBuilder:
         tangents, copied pointers stand for themselves, as their shadows."""
         e = self.e
         dst, src = op.operands[0], op.operands[1]
-        view = self._copy_view(op)
+        view = copy_view(self.views, op)
         if view is not None:
             plan = CopyPlan.of(view, ZERO)
             has_pointers = bool(view.pointer_fields())
@@ -493,21 +494,6 @@ class ForwardBuilder:
                 helper = copy_helper(self.module, ZERO, plan, False)
                 nn = n if n.type == i64 else e.insert(xllvm.ZExtOp(n, i64))  # type: ignore[arg-type]
                 e.insert(_call(helper, [s, s, nn], None))
-
-    def _copy_view(self, op: Operation):
-        for p in (op.operands[0], op.operands[1]):
-            view = self.views.of(p)
-            if view is None:
-                continue
-            if view.period:
-                return view
-            from xenzyme.analysis.cfg import constant_int
-
-            nb = constant_int(op.operands[2])
-            extent = max(o + (size_align(t) or (0, 0))[0] for o, t in view.fields)
-            if nb is not None and view.offset + nb <= extent:
-                return view
-        return None
 
     def _atomic(self, op: Operation, new: Operation) -> None:
         ptr = op.operands[0]
@@ -641,11 +627,11 @@ class ForwardBuilder:
             if any(r in info.varied for r in op.results):
                 rule(self, op)
             return
-        if callee in HEAP_ALLOCATORS or callee in REALLOCATORS:
+        if callee in ALLOCATORS or callee in REALLOCATORS:
             new = self._clone(op)
             self._heap_allocation(op, new, callee)
             return
-        if callee in FREE_FUNCTIONS or callee in SHADOWED_HINTS:
+        if callee in DEALLOCATORS or callee in SHADOWED_HINTS:
             self._clone(op)
             p = args[0]
             if p in info.shadowed:

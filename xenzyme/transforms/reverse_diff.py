@@ -78,7 +78,6 @@ from xenzyme.analysis.cfg import (
     Loop,
     TripCount,
     affine_iv,
-    constant_int,
     defining_block,
     trip_count,
 )
@@ -88,7 +87,7 @@ from xenzyme.analysis.types import (
     POINTER,
     TBAA,
     UNKNOWN_KIND,
-    View,
+    copy_view,
     Views,
     integer_access,
     memory_contents,
@@ -242,6 +241,8 @@ class ReverseBuilder:
         self._reverse_blocks: list[Block] = []
         self.e: Emitter = None  # type: ignore[assignment]
         self.shadow_globals: dict[str, str] = {}
+        self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
+        """The module's functions by name (callee attributes: what a call may keep)."""
 
     # ---- errors ---------------------------------------------------------------------------
 
@@ -600,10 +601,9 @@ class ReverseBuilder:
         res_attrs = fn.res_attrs.data if fn is not None and fn.res_attrs is not None else ()
         if r is None or not any("llvm.noalias" in d.data for d in res_attrs if isinstance(d, DictionaryAttr)):
             return
-        functions = {f.sym_name.data: f for f in self.module.ops if isinstance(f, xllvm.FuncOp)}
         frees = {callee_name(o) for b in self.cfg.rpo for o in b.ops
                  if callee_name(o) in DEALLOCATORS and r in pointer_roots(o.operands[0], self.cfg)}  # fmt: skip
-        if len(frees) != 1 or allocation_escapes(r, self.cfg, functions):
+        if len(frees) != 1 or allocation_escapes(r, self.cfg, self.functions):
             return
         (name,) = frees
         if name not in ("free", "_ZdlPv", "_ZdaPv"):
@@ -695,8 +695,7 @@ class ReverseBuilder:
         """The shadow of a heap object ends where the reverse sweep reaches its allocation,
         unless its address may outlive the function (then the shadow lives on, like the
         primal memory, and whoever frees that does not free the shadow)."""
-        functions = {f.sym_name.data: f for f in self.module.ops if isinstance(f, xllvm.FuncOp)}
-        if allocation_escapes(op.results[0], self.cfg, functions):
+        if allocation_escapes(op.results[0], self.cfg, self.functions):
             return
         alloc = allocator_of(op)
         assert alloc is not None
@@ -1046,26 +1045,11 @@ class ReverseBuilder:
         self.fail(op, f"no derivative rule for '{op.name}'",
                   ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
 
-    def _copy_view(self, op: Operation) -> View | None:
-        """What the bytes a memcpy/memmove moves hold: the destination's view, else the source's.
-        A view without a repeating period covers only a copy of known size within it."""
-        for p in (op.operands[0], op.operands[1]):
-            view = self.views.of(p)
-            if view is None:
-                continue
-            if view.period:
-                return view
-            n = constant_int(op.operands[2])
-            extent = max(o + (size_align(t) or (0, 0))[0] for o, t in view.fields)
-            if n is not None and view.offset + n <= extent:
-                return view
-        return None
-
     def _forward_copy_shadows(self, op: Operation) -> None:
         """A copy of pointers copies their shadows too."""
         dst, src, n = op.operands[0], op.operands[1], op.operands[2]
         e = self.e
-        view = self._copy_view(op)
+        view = copy_view(self.views, op)
         plan = CopyPlan.of(view, COPY) if view is not None else None
         if plan is not None and plan.dense or view is None and self._contents(dst)[0] == POINTER:
             # Nothing but pointers: the shadows are copied like the pointers.
@@ -1107,7 +1091,7 @@ class ReverseBuilder:
 
     def _float_copy_plan(self, op: Operation, action: str) -> CopyPlan | None:
         """The floats a copy moves, from the bytes' view, else from what the objects hold."""
-        view = self._copy_view(op)
+        view = copy_view(self.views, op)
         if view is not None:
             return CopyPlan.of(view, action)
         kind, ftype = self._contents(op.operands[0])
@@ -1622,24 +1606,31 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
 def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribute, views: Views,
                       tbaa: TBAA | None) -> Attribute | None:
     """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
-    the one its TBAA tag names, else the one the pointer's view has there."""
+    the one its TBAA tag names, else the one its bitcasts show, else the pointer's view there."""
     if not _plain_access(op) or not isinstance(t, IntegerType):
         return None
-    f = tbaa.float_type(op) if tbaa is not None else None
-    if f is None:
-        # The value moved is a float's bits: loaded only to become that float, or a float made
-        # into an integer only to be stored.
-        casts = ([u.operation for u in op.results[0].uses] if isinstance(op, xllvm.LoadOp)
-                 else [op.value.owner])  # fmt: skip
-        floats = {c.results[0].type if isinstance(op, xllvm.LoadOp) else c.operands[0].type
-                  for c in casts if isinstance(c, xllvm.BitcastOp)}  # fmt: skip
-        if len(floats) == 1 and len(casts) == sum(isinstance(c, xllvm.BitcastOp) for c in casts):
-            f = next(iter(floats))
-            f = f if isinstance(f, AnyFloat) else None
+    f = (tbaa.float_type(op) if tbaa is not None else None) or _float_behind_bitcasts(op)
     if f is not None and t.width.data == size_align(f)[0] * 8:  # type: ignore[index]
         return f
     kind, f = integer_access(views.of(ptr), t)
     return f if kind == FLOAT else None
+
+
+def _float_behind_bitcasts(op: xllvm.LoadOp | ext.StoreOp) -> Attribute | None:
+    """The float an integer access moves when its value is a float's bits and nothing else:
+    loaded only to be bitcast to that float, or bitcast from it only to be stored."""
+    if isinstance(op, xllvm.LoadOp):
+        users = [u.operation for u in op.results[0].uses]
+        if not users or not all(isinstance(c, xllvm.BitcastOp) for c in users):
+            return None
+        floats = {c.results[0].type for c in users}
+    else:
+        src = op.value.owner
+        if not isinstance(src, xllvm.BitcastOp):
+            return None
+        floats = {src.operands[0].type}
+    f = floats.pop() if len(floats) == 1 else None
+    return f if isinstance(f, AnyFloat) else None
 
 
 def _plain_access(op: xllvm.LoadOp | ext.StoreOp) -> bool:
@@ -1715,6 +1706,7 @@ class GradientGenerator:
         self.split_generated: dict[tuple[str, tuple[str, ...], str, str], tuple[str, str]] = {}
         self.prepared: dict[str, xllvm.FuncOp] = {}
         self.hints = Hints.of(module)
+        self.tbaa = TBAA(module)
         self.custom_wrappers: dict[str, str] = {}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
@@ -1774,7 +1766,7 @@ class GradientGenerator:
         prepared = self.prepared.get(name)
         if prepared is None:
             prepared = self.prepared[name] = fn.clone()
-            retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, TBAA(self.module))
+            retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, self.tbaa)
             replace_reallocation(prepared, self.module)
             for op in prepared.walk():
                 like = self.hints.like.get(callee_name(op) or "")
