@@ -1272,8 +1272,9 @@ def section_for(bench: Benchmark, res: dict, env: dict) -> str:
                   "the notes below say where the time goes.", ""]
     lines += ["Heap / call: the most heap bytes live at once during a call, above what was live "
               "before it, and the allocation calls per call, counted by `benchmarks/c/heapcount.c` "
-              "(linked in) during the timed samples: for a gradient, its caches and any shadow "
-              "blocks of the primal's own heap memory.", ""]
+              "(linked in) during the timed samples: for a gradient, any shadow blocks of the primal's "
+              "own heap memory and its caches, less the cache buffers it kept from the previous "
+              "call (`lower-autodiff` keeps one buffer per cache site between calls).", ""]
     if bench.notes:
         lines += [bench.notes, ""]
     return "\n".join(lines).rstrip() + "\n"
@@ -1306,8 +1307,9 @@ def summary_section(results: list[tuple[Benchmark, dict]], env: dict) -> str:
         "benchmark's own process); R3 = gradient built without ÷ with `llvm-opt` "
         "before differentiation, both from clang -O0 IR, each divided by the primal timed in its "
         "own process; medians of samples that alternate primal and gradient.",
-        "- gradient heap / call: the most heap bytes live at once during one gradient call (its "
-        "caches, and shadows of the primal's heap blocks) and the allocation calls it makes, "
+        "- gradient heap / call: the most heap bytes live at once during one gradient call "
+        "(shadows of the primal's heap blocks, and caches beyond the buffers kept from the "
+        "previous call) and the allocation calls it makes, "
         "counted by `benchmarks/c/heapcount.c`; beside it the same for the gradient generated "
         "from unoptimised IR (`enzyme{preopt=0}`), which caches what optimisation would have "
         "made recomputable.",

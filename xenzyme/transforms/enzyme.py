@@ -13,7 +13,9 @@ may itself call `__enzyme_autodiff` (a Hessian-vector product is forward over re
 forward mode then differentiates the gradient function as the plain LLVM code it has become.
 
 `xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
-differentiate the unoptimised program (the ablation the benchmarks report).
+differentiate the unoptimised program (the ablation the benchmarks report);
+`enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
+keeping them for the next call.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class EnzymePass(ModulePass):
 
     preopt: int = 2
     postopt: int = 3
+    reuse_caches: bool = True
+    """Keep cache buffers between calls (lower-autodiff's pools)."""
 
     def __post_init__(self) -> None:
         """Reject a bad level when the pipeline is read, before any input is."""
@@ -58,7 +62,7 @@ class EnzymePass(ModulePass):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         ReverseDiffPass().apply(ctx, op)
-        LowerAutodiffPass().apply(ctx, op)
+        LowerAutodiffPass(self.reuse_caches).apply(ctx, op)
         ForwardDiffPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)

@@ -9,7 +9,17 @@
 * Any other cache becomes a growable stack: a heap buffer, its size and capacity in stack slots
   (which LLVM promotes to registers).  Push stores at `size` (growing the buffer by doubling
   when full), peek loads at `size - 1`, pop decrements `size`; `reserve` grows the buffer once
-  for a whole loop; the buffer is freed at every return of the function.
+  for a whole loop.
+* A function's own stacks keep their buffers between calls: each cache site has a pool slot (an
+  internal global holding one buffer), taken with an atomic exchange when the function starts
+  and given back the same way at each of its returns (the buffer the slot held then is freed).
+  A gradient called many times (an optimiser's loop, a benchmark) then reuses memory whose pages
+  are already mapped: allocating tens of megabytes afresh on every call costs a page fault per
+  4 KiB, often more than the reverse sweep itself.  The exchange makes this safe with threads
+  and recursion (an activation that finds the slot empty allocates its own buffer); the memory
+  kept is one buffer per cache site, of the size the last call needed.  `reuse-caches=false`
+  frees the buffers at every return instead, as do functions that forward mode differentiates
+  later in the pipeline (a Hessian-vector product), whose caches need shadows of their own.
 """
 
 from __future__ import annotations
@@ -52,11 +62,15 @@ class _Stack:
     size: SSAValue
     cap: SSAValue
     elem: Attribute
+    pool: str | None = None
+    """The global holding this cache site's buffer between calls."""
 
 
 class Lowering:
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, reuse_caches: bool = True):
         self.module = module
+        self.pooled = reuse_caches
+        self.no_pool = _forward_differentiated(module) if reuse_caches else set()
 
     def run(self) -> None:
         for fn in [op for op in self.module.ops if isinstance(op, xllvm.FuncOp)]:
@@ -71,11 +85,15 @@ class Lowering:
         entry = fn.body.blocks.first
         assert entry is not None
         owned: list[_Stack] = []
+        pooled = self.pooled and fn.sym_name.data not in self.no_pool
         for op in ops:
             if isinstance(op, ad.CacheInitOp | ad.CacheAttachOp):
                 stacks[op.res] = state = self._init(op, entry)
                 if isinstance(op, ad.CacheInitOp) and op.storage is None and isinstance(state, _Stack):
-                    owned.append(state)  # lives and dies with this call
+                    if pooled:
+                        state.pool = self._pool_slot(fn, len(owned))
+                        self._take_from_pool(op, state)
+                    owned.append(state)  # lives and dies with this call (its buffer: see the pool)
         for op in ops:
             if isinstance(op, ad.AccumulateOp):
                 self._accumulate(op)
@@ -267,6 +285,8 @@ class Lowering:
         _erase(op)
 
     def _free_at_returns(self, fn: xllvm.FuncOp, stacks: list[_Stack]) -> None:
+        """At each return: free each buffer, or give it back to its pool slot and free the one
+        the slot held (another activation's, or none)."""
         ensure_declaration(self.module, "free", ext.LLVMFunctionType([_PTR], ext.LLVMVoidType()))
         for block in fn.body.blocks:
             term = block.last_op
@@ -275,7 +295,32 @@ class Lowering:
             b = Builder(InsertPoint.before(term))
             for s in stacks:
                 data = b.insert(xllvm.LoadOp(s.data, _PTR)).results[0]
+                if s.pool is not None:
+                    slot = b.insert(xllvm.AddressOfOp(s.pool, _PTR)).results[0]
+                    data = b.insert(ext.AtomicRMWOp("xchg", slot, data, "acq_rel", 8)).results[0]
                 b.insert(_call("free", [data], None))
+
+    def _pool_slot(self, fn: xllvm.FuncOp, k: int) -> str:
+        """An internal global `ptr` (null at start) for the k-th cache site of `fn`."""
+        name = f"xenzyme.pool.{fn.sym_name.data}.{k}"
+        g = xllvm.GlobalOp(_PTR, name, "internal", alignment=8)
+        null = xllvm.ZeroOp.create(result_types=[_PTR])
+        g.body.add_block(Block([null, xllvm.ReturnOp(null.results[0])]))
+        self.module.body.block.add_op(g)
+        return name
+
+    def _take_from_pool(self, op: ad.CacheInitOp, stack: _Stack) -> None:
+        """After the stack's slots are emptied: take the pool's buffer (null if none), with the
+        capacity malloc gave it."""
+        ensure_declaration(self.module, "malloc_usable_size", ext.LLVMFunctionType([_PTR], i64))
+        e = Emitter(Builder(InsertPoint.before(op)), self.module)
+        slot = e.insert(xllvm.AddressOfOp(stack.pool, _PTR))  # type: ignore[arg-type]
+        null = e.insert(xllvm.ZeroOp.create(result_types=[_PTR]))
+        data = e.insert(ext.AtomicRMWOp("xchg", slot, null, "acq_rel", 8))
+        usable = e.insert(_call("malloc_usable_size", [data], i64))  # 0 for null
+        cap = e.insert(xllvm.UDivOp(usable, self._sizeof(stack.elem, e)))  # type: ignore[arg-type]
+        e.insert(ext.StoreOp(data, stack.data))
+        e.insert(ext.StoreOp(cap, stack.cap))
 
     def _sizeof(self, t: Attribute, e: Emitter) -> SSAValue:
         null = e.insert(xllvm.ZeroOp.create(result_types=[_PTR]))
@@ -395,6 +440,27 @@ def _scalar_bytes(t: Attribute) -> int:
     return 8
 
 
+def _forward_differentiated(module: ModuleOp) -> set[str]:
+    """Functions that a forward-mode request reaches through direct calls."""
+    calls: dict[str, set[str]] = {}
+    todo: list[str] = []
+    for fn in module.ops:
+        if isinstance(fn, xllvm.FuncOp):
+            callees = calls.setdefault(fn.sym_name.data, set())
+            for op in fn.walk():
+                if isinstance(op, xllvm.CallOp) and op.callee is not None:
+                    callees.add(op.callee.string_value())
+                elif isinstance(op, ad.FwdDiffOp):
+                    todo.append(op.callee.string_value())
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(calls.get(name, ()))
+    return seen
+
+
 def _erase(op: Operation) -> None:
     op.detach()
     op.erase()
@@ -412,5 +478,7 @@ class LowerAutodiffPass(ModulePass):
 
     name = "lower-autodiff"
 
+    reuse_caches: bool = True
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        Lowering(op).run()
+        Lowering(op, self.reuse_caches).run()
