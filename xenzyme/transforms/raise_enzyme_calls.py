@@ -47,6 +47,41 @@ vector-mode integration tests):
   in registers; three or more through the hidden `sret` pointer).
 * The call returns the tangent of f's floating-point return value; a function returning void
   or an integer has no tangent to return (its outputs are the shadows it writes).
+
+Split mode.  `__enzyme_augmentfwd(f, args...)` runs f's forward sweep and keeps what its
+reverse sweep needs on a tape; `__enzyme_reverse(f, args..., [d_ret], tape)` runs the reverse
+sweep later, from that tape, accumulating into the shadows and returning the derivatives of
+the active scalars as `__enzyme_autodiff` does; `__enzyme_augmentsize(f, markers...)` is the
+size of the tape in bytes.  They become `autodiff.augment`, `autodiff.reverse` and
+`autodiff.augmentsize` requests.  Enzyme's conventions (its split-mode integration tests and
+the argument handling of its pass):
+
+* Both halves take the arguments exactly as `__enzyme_autodiff` does (same markers and
+  defaults), and must be given the same function and activities.  Between the halves the caller
+  sets the seeds in the output shadows, and may change the memory the arguments point to: the
+  tape keeps every value the reverse sweep reads.
+* The augmented call returns a struct {tape, primal return, shadow of a pointer return}, leaving
+  out what does not exist: a function returning void gives the bare `void *` tape.  A
+  floating-point return is active, a pointer return comes with its shadow, an integer return is
+  constant.  Declaring the call as returning `void *` gives the tape alone (the first field).
+* The reverse call takes, after the arguments, the adjoint of a floating-point return and then
+  the tape; it frees the tape.  Without the adjoint the return is seeded with 1.0 (possible
+  only when the tape is given with `enzyme_tape`, which may come anywhere among the arguments).
+* `enzyme_tape, p` without `enzyme_allocated`: the augmented call stores the tape pointer at
+  `p` (instead of returning it), the reverse call loads it from there.
+* `enzyme_allocated, size, enzyme_tape, buf` (on both halves): the tape itself lives in the
+  caller's `size` bytes at `buf`, which nothing frees; the reverse frees only what the tape
+  points to.  `size` must be known at compile time -- a constant, or the result of
+  `__enzyme_augmentsize` -- and at least the tape's size (checked when the tape is laid out).
+  The augmented call then returns {primal return, shadow}, or nothing for a void function.
+* `__enzyme_augmentsize(f, enzyme_dup, enzyme_const, ...)` takes one marker per argument and no
+  values; unmarked arguments cannot be written there.
+
+Where Enzyme is silent or does something else, xenzyme's choices: a reverse whose tape visibly
+comes from an augment (its result, or the same `enzyme_tape` memory) with another function,
+other activities or another kind of tape is an error; `enzyme_allocated` without `enzyme_tape`
+(Enzyme would pass the tape by value) is an error; a function without anything to keep has a
+tape of 0 bytes; `enzyme_nofree` and `enzyme_primal_return` are not supported.
 """
 
 from __future__ import annotations
@@ -831,8 +866,9 @@ def _has_uses(module: ModuleOp, name: str) -> bool:
 
 @dataclass(frozen=True)
 class RaiseEnzymeCallsPass(ModulePass):
-    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests, and
-    `__enzyme_fwddiff(...)` calls into `autodiff.fwddiff` requests."""
+    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests,
+    `__enzyme_fwddiff(...)` calls into `autodiff.fwddiff` requests, and the split-mode entry
+    points into `autodiff.augment` / `autodiff.reverse` / `autodiff.augmentsize` requests."""
 
     name = "raise-enzyme-calls"
 

@@ -26,6 +26,13 @@ When a rule needs a primal value the pass decides how it reaches the reverse swe
 recomputed by a loop the use is in; recomputed when it is cheap and its inputs are available
 (address arithmetic, casts, loop counters, loads from memory nothing writes); cached otherwise,
 on an `autodiff.cache` stack that the forward sweep pushes and the reverse sweep pops.
+
+Split mode builds the two sweeps as two functions, `@augmented_f` and `@reverse_f`, joined by a
+tape that holds the state of every cache (calls inside differentiated code use them, and so do
+the split-mode requests `autodiff.augment` / `autodiff.reverse`).  The tape is malloc'd by the
+augmented function and freed by the reverse one -- or, for a request whose tape lives in the
+caller's buffer (`enzyme_allocated`), laid out in that buffer, whose size
+`autodiff.augmentsize` gives as a constant and which must be large enough.
 """
 
 from __future__ import annotations
@@ -1989,9 +1996,10 @@ def check_split_halves(requests: Sequence[ad.AugmentOp | ad.ReverseOp], filename
         if not sources or same:
             continue
         aug = sources[0]
-        what = "function" if aug.callee != rev.callee else "activities"
+        what = ("function" if aug.callee != rev.callee
+                else "activities" if _signature(aug)[:3] != _signature(rev)[:3] else "kind of tape")  # fmt: skip
         raise XenzymeError(
-            f"invalid __enzyme_reverse call: its tape comes from an __enzyme_augmentfwd call with other {what} "
+            f"invalid __enzyme_reverse call: its tape comes from an __enzyme_augmentfwd call that differs in its {what} "
             f"(augmented: {_describe(aug)}; reversed: {_describe(rev)})",
             location_of(rev, filename),
             ["give __enzyme_reverse the same function, activity markers and enzyme_allocated as the "
