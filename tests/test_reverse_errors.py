@@ -462,6 +462,19 @@ void both(double *x, double *dx, double *y, double *dy) {
         ("invalid __enzyme_reverse call: its tape comes from an __enzyme_augmentfwd call that differs in its activities",
          "augmented: @f [dup, dup]; reversed: @f [const, dup]"),
     ),
+    Case(
+        "split_augment_returns_double",
+        """\
+extern double __enzyme_augmentfwd(void *, ...);
+static double f(double x) { return x * x; }
+double a(double x) {
+  return __enzyme_augmentfwd((void *)f, x);
+}
+""",
+        4,
+        ("invalid __enzyme_augmentfwd call: cannot cast return type of the augmented forward pass",
+         "to the call's return type f64", "the tape (unless enzyme_allocated keeps it in a buffer), the primal return"),
+    ),
 ]
 
 

@@ -418,7 +418,7 @@ class Raiser:
             target = self._sret_type(call)
             have, need = _size(target), _data_size(rtype)
             if have is None or need is None or need > have:
-                raise self.fail(call, f"cannot cast return type of gradient {rtype} ({_bytes(need)}) to the "
+                raise self.fail(call, f"cannot cast return type of {_result_name(self.entry)} {rtype} ({_bytes(need)}) to the "
                                       f"struct returned through the sret pointer, {target} ({_bytes(have)})",
                                 _return_notes(self.entry, rtype))  # fmt: skip
             store = ext.StoreOp(op.res, sret)
@@ -440,7 +440,7 @@ class Raiser:
         have, need = _data_size(got), _data_size(rtype)
         if have is None or need is None or have != need:
             # More bytes would be garbage, fewer a truncated derivative (Enzyme rejects both).
-            raise self.fail(call, f"cannot cast return type of gradient {rtype} ({_bytes(need)}) "
+            raise self.fail(call, f"cannot cast return type of {_result_name(self.entry)} {rtype} ({_bytes(need)}) "
                                   f"to the call's return type {got} ({_bytes(have)})",
                             _return_notes(self.entry, rtype))  # fmt: skip
         # Same bytes, another type (e.g. two floats returned as <2 x float>): through memory.
@@ -697,7 +697,9 @@ class SplitCall:
                 if marker not in ARGUMENT_MARKERS:
                     known = sorted([*ARGUMENT_MARKERS, "enzyme_allocated", "enzyme_tape"])
                     if marker in LATER_MARKERS:
-                        raise self.fail(f"{marker} is not supported with {raiser.entry} yet")
+                        raise self.fail(f"{marker} is not supported with {raiser.entry} yet",
+                                        ["leave it out: the reverse call frees the tape, so each tape is reversed once"
+                                         if marker == "enzyme_nofree" else "leave it out"])  # fmt: skip
                     raise self.fail(f"unknown marker '{marker}'", [f"known markers: {', '.join(known)}"])
                 act = ARGUMENT_MARKERS[marker]
                 if self.kind == "size":
@@ -803,7 +805,14 @@ def _bytes(n: int | None) -> str:
 _C_NAMES = {"f16": "_Float16", "f32": "float", "f64": "double", "f80": "long double", "f128": "__float128"}
 
 
+def _result_name(entry: str) -> str:
+    return "the augmented forward pass" if entry == "__enzyme_augmentfwd" else "gradient"
+
+
 def _return_notes(entry: str, rtype: Attribute) -> list[str]:
+    if entry == "__enzyme_augmentfwd":
+        return [f"declare {entry} as returning {rtype}: the tape (unless enzyme_allocated keeps it in a buffer), "
+                "the primal return, the shadow of a returned pointer; or void * for the tape alone"]  # fmt: skip
     if isinstance(rtype, ext.LLVMStructType):
         return [f"declare {entry} as returning a struct of the derivatives in argument order ({rtype}), "
                 "or a type of the same size"]  # fmt: skip
