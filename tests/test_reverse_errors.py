@@ -417,6 +417,64 @@ double df(double x) {
         suffix=".cpp",
         levels=("-O2",),
     ),
+    Case(
+        "split_allocated_too_small",
+        """\
+extern void __enzyme_augmentfwd(void *, ...);
+extern int enzyme_allocated, enzyme_tape;
+static void f(double *x, int n) {
+  for (int i = 0; i < n; i++) x[i] = x[i] * x[i] + 1.0 / x[i];
+}
+void aug(double *x, double *dx, int n, char *buf) {
+  __enzyme_augmentfwd((void *)f, enzyme_allocated, 4, enzyme_tape, buf, x, dx, n);
+}
+""",
+        7,
+        ("invalid __enzyme_augmentfwd call: the tape of @f needs", "bytes, enzyme_allocated gives 4",
+         "__enzyme_augmentsize"),
+    ),
+    Case(
+        "split_missing_tape",
+        """\
+extern double __enzyme_reverse(void *, ...);
+static double f(double x) { return x * x * x; }
+double rev(double x, double seed) {
+  return __enzyme_reverse((void *)f, x, seed);
+}
+""",
+        4,
+        ("invalid __enzyme_reverse call: missing tape argument", "enzyme_tape, tape"),
+    ),
+    Case(
+        "split_mismatched_halves",
+        """\
+extern void *__enzyme_augmentfwd(void *, ...);
+extern void __enzyme_reverse(void *, ...);
+extern int enzyme_const;
+static void f(double *x, double *y) { y[0] = x[0] * x[0] * y[0]; }
+void both(double *x, double *dx, double *y, double *dy) {
+  void *tape = __enzyme_augmentfwd((void *)f, x, dx, y, dy);
+  dy[0] = 1.0;
+  __enzyme_reverse((void *)f, enzyme_const, x, y, dy, tape);
+}
+""",
+        8,
+        ("invalid __enzyme_reverse call: its tape comes from an __enzyme_augmentfwd call that differs in its activities",
+         "augmented: @f [dup, dup]; reversed: @f [const, dup]"),
+    ),
+    Case(
+        "split_augment_returns_double",
+        """\
+extern double __enzyme_augmentfwd(void *, ...);
+static double f(double x) { return x * x; }
+double a(double x) {
+  return __enzyme_augmentfwd((void *)f, x);
+}
+""",
+        4,
+        ("invalid __enzyme_augmentfwd call: cannot cast return type of the augmented forward pass",
+         "to the call's return type f64", "the tape (unless enzyme_allocated keeps it in a buffer), the primal return"),
+    ),
 ]
 
 

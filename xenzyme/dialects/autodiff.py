@@ -10,6 +10,20 @@ Operands are the primal arguments, each `dup`/`dupnoneed` argument followed by i
 result holds the derivatives of the `active` arguments: nothing (no result), one value, or a
 literal struct of them in argument order.  An `active` return is seeded with 1.0.
 
+Split mode.  `autodiff.augment` runs the forward sweep alone and keeps what the reverse sweep
+needs on a tape; `autodiff.reverse` runs the reverse sweep from that tape; `autodiff.augmentsize`
+is the size of the tape in bytes (a constant once the functions are generated):
+
+    %t = autodiff.augment @f(%p, %dp) activity [dup] ret none tape value : (...) -> !llvm.ptr
+    autodiff.reverse @f(%p, %dp, %t) activity [dup] ret none tape value : (...) -> ()
+    %n = autodiff.augmentsize @f activity [dup] ret none : i64
+
+`tape` says where the tape is: `value`, a pointer the augment returns (first field of its
+result) and the reverse takes (and frees); `slot`, memory where the augment stores that pointer
+and the reverse loads it; `buffer`, caller memory of a given size that holds the tape itself.
+Operands: the arguments (shadows interleaved), the return adjoint of a reverse with an `active`
+return, the tape pointer (or slot, or buffer), then the buffer's size.
+
 Caches.  Values the reverse sweep needs are kept on last-in-first-out stacks, one per value:
 
     %c = autodiff.cache.init : !autodiff.cache<f64>      // at function entry
@@ -36,6 +50,7 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType, StringAtt
 from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
@@ -259,6 +274,230 @@ def derivative_result_type(actives: Sequence[Attribute]) -> Attribute | None:
     if len(actives) == 1:
         return actives[0]
     return LLVMStructType.from_type_list(list(actives))
+
+
+# ---------------------------------------------------------------------------------------------
+# Split-mode requests
+# ---------------------------------------------------------------------------------------------
+
+SPLIT_RET_ACTIVITIES = ("active", "const", "dup", "none")
+"""A split request's return: `dup` is a pointer return with a shadow (the augment returns both)."""
+
+TAPE_KINDS = ("value", "slot", "buffer")
+
+
+def augment_result_type(ret: Attribute, ret_activity: str, tape: str) -> Attribute | None:
+    """What an augment returns: {tape (when returned by value), primal result, its shadow};
+    none when nothing is left, the bare tape pointer for a void function."""
+    fields: list[Attribute] = [LLVMPointerType()] if tape == "value" else []
+    if ret_activity != "none":
+        fields.append(ret)
+        if ret_activity == "dup":
+            fields.append(ret)
+    if not fields:
+        return None
+    if ret_activity == "none":
+        return fields[0]
+    return LLVMStructType.from_type_list(fields)
+
+
+class _SplitRequest(IRDLOperation):
+    """Shared parts of `autodiff.augment` and `autodiff.reverse` (see the module docstring)."""
+
+    callee = prop_def(SymbolRefAttr)
+    activity = prop_def(ArrayAttr[StringAttr])
+    ret_activity = prop_def(StringAttr)
+    tape_kind = prop_def(StringAttr)
+    args = var_operand_def()
+    seed = opt_operand_def()
+    tape = opt_operand_def(LLVMPointerType)
+    size = opt_operand_def(IntegerType)
+    res = opt_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        callee: str | SymbolRefAttr,
+        args: Sequence[SSAValue],
+        activity: Sequence[str],
+        ret_activity: str,
+        tape_kind: str,
+        result_type: Attribute | None,
+        seed: SSAValue | None = None,
+        tape: SSAValue | None = None,
+        size: SSAValue | None = None,
+        attributes: dict[str, Attribute] | None = None,
+    ):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(
+            operands=[args, [seed] if seed else [], [tape] if tape else [], [size] if size else []],
+            result_types=[[result_type] if result_type is not None else []],
+            properties={
+                "callee": callee,
+                "activity": ArrayAttr([StringAttr(a) for a in activity]),
+                "ret_activity": StringAttr(ret_activity),
+                "tape_kind": StringAttr(tape_kind),
+            },
+            attributes=attributes or {},
+        )
+
+    @property
+    def activities(self) -> list[str]:
+        return [a.data for a in self.activity.data]
+
+    def primal_and_shadow_args(self) -> list[tuple[SSAValue, SSAValue | None]]:
+        out: list[tuple[SSAValue, SSAValue | None]] = []
+        it = iter(self.args)
+        for act in self.activities:
+            primal = next(it)
+            out.append((primal, next(it) if has_shadow(act) else None))
+        return out
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_ssa_value)
+        printer.print_string(") activity ")
+        _print_words(printer, self.activity.data)
+        printer.print_string(f" ret {self.ret_activity.data} tape {self.tape_kind.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([a.type for a in self.operands], [r.type for r in self.results])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _SplitRequest:
+        callee = parser.parse_symbol_name().data
+        names = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_keyword("activity")
+        acts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
+        parser.parse_keyword("ret")
+        ret = parser.parse_identifier()
+        parser.parse_keyword("tape")
+        kind = parser.parse_identifier()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ft = parser.parse_function_type()
+        ops = parser.resolve_operands(names, ft.inputs.data, parser.pos)
+        if len(ft.outputs.data) > 1:
+            parser.raise_error(f"{cls.name} has at most one result")
+        n = len(acts) + sum(has_shadow(a) for a in acts)
+        rest = ops[n:]
+        seed = rest.pop(0) if cls.has_seed(ret) and rest else None
+        tape = rest.pop(0) if cls.has_tape(kind) and rest else None
+        size = rest.pop(0) if kind == "buffer" and rest else None
+        if rest:
+            parser.raise_error(f"too many operands for {cls.name}")
+        rt = ft.outputs.data[0] if ft.outputs.data else None
+        return cls(callee, ops[:n], acts, ret, kind, rt, seed, tape, size, attrs)
+
+    @classmethod
+    def has_seed(cls, ret_activity: str) -> bool:
+        return False
+
+    @classmethod
+    def has_tape(cls, kind: str) -> bool:
+        return kind != "value"
+
+    def verify_(self) -> None:
+        acts = self.activities
+        for a in acts:
+            if a not in ARG_ACTIVITIES:
+                raise VerifyException(f"unknown activity '{a}' (expected one of {', '.join(ARG_ACTIVITIES)})")
+        ra, kind = self.ret_activity.data, self.tape_kind.data
+        if ra not in SPLIT_RET_ACTIVITIES:
+            raise VerifyException(f"unknown return activity '{ra}' (expected one of {', '.join(SPLIT_RET_ACTIVITIES)})")
+        if kind not in TAPE_KINDS:
+            raise VerifyException(f"unknown tape kind '{kind}' (expected one of {', '.join(TAPE_KINDS)})")
+        expected = len(acts) + sum(has_shadow(a) for a in acts)
+        if len(self.args) != expected:
+            raise VerifyException(f"expected {expected} arguments for activities {acts}, got {len(self.args)}")
+        if (self.seed is not None) != self.has_seed(ra):
+            raise VerifyException("a return adjoint is needed exactly for the reverse of an active return")
+        if (self.tape is not None) != self.has_tape(kind):
+            raise VerifyException(f"tape '{kind}' {'needs' if self.has_tape(kind) else 'takes no'} tape operand")
+        if (self.size is not None) != (kind == "buffer"):
+            raise VerifyException("a size is given exactly for a tape in a buffer")
+        for primal, shadow in self.primal_and_shadow_args():
+            if shadow is not None and shadow.type != primal.type:
+                raise VerifyException(f"shadow type {shadow.type} does not match its primal type {primal.type}")
+
+
+@irdl_op_definition
+class AugmentOp(_SplitRequest):
+    """The forward sweep of `callee`, keeping a tape for `autodiff.reverse`."""
+
+    name = "autodiff.augment"
+
+
+@irdl_op_definition
+class ReverseOp(_SplitRequest):
+    """The reverse sweep of `callee` from the tape of an `autodiff.augment`; returns the
+    derivatives of the active arguments, as `autodiff.autodiff` does."""
+
+    name = "autodiff.reverse"
+
+    @classmethod
+    def has_seed(cls, ret_activity: str) -> bool:
+        return ret_activity == "active"
+
+    @classmethod
+    def has_tape(cls, kind: str) -> bool:
+        return True
+
+
+@irdl_op_definition
+class AugmentSizeOp(IRDLOperation):
+    """`%n = autodiff.augmentsize @f activity [dup] ret none : i64`: the bytes of @f's tape for
+    these activities (what a `buffer` tape needs)."""
+
+    name = "autodiff.augmentsize"
+
+    callee = prop_def(SymbolRefAttr)
+    activity = prop_def(ArrayAttr[StringAttr])
+    ret_activity = prop_def(StringAttr)
+    res = result_def(IntegerType)
+
+    def __init__(self, callee: str | SymbolRefAttr, activity: Sequence[str], ret_activity: str, result_type: Attribute):
+        if isinstance(callee, str):
+            callee = SymbolRefAttr(callee)
+        super().__init__(
+            result_types=[result_type],
+            properties={
+                "callee": callee,
+                "activity": ArrayAttr([StringAttr(a) for a in activity]),
+                "ret_activity": StringAttr(ret_activity),
+            },
+        )
+
+    @property
+    def activities(self) -> list[str]:
+        return [a.data for a in self.activity.data]
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.callee)
+        printer.print_string(" activity ")
+        _print_words(printer, self.activity.data)
+        printer.print_string(f" ret {self.ret_activity.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.res.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AugmentSizeOp:
+        callee = parser.parse_symbol_name().data
+        parser.parse_keyword("activity")
+        acts = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_identifier)
+        parser.parse_keyword("ret")
+        ret = parser.parse_identifier()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(callee, acts, ret, parser.parse_type())
+        op.attributes |= attrs
+        return op
 
 
 # ---------------------------------------------------------------------------------------------
@@ -770,7 +1009,7 @@ def _has_tangent(t: Attribute) -> bool:
 AUTODIFF = Dialect(
     "autodiff",
     [
-        AutodiffOp, FwdDiffOp, CacheInitOp, CacheAttachOp, CacheFreeOp, CachePushOp, CachePeekOp, CachePopOp,
+        AutodiffOp, FwdDiffOp, AugmentOp, ReverseOp, AugmentSizeOp, CacheInitOp, CacheAttachOp, CacheFreeOp, CachePushOp, CachePeekOp, CachePopOp,
         CacheReserveOp, AccumulateOp,
     ],  # fmt: skip
     [CacheType],

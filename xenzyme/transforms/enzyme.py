@@ -1,7 +1,7 @@
 """`enzyme`: the whole pipeline, from a program using Enzyme's C ABI to optimised derivatives.
 
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
-    raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff calls ->
+    raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
     reverse-diff                                generate and call the gradient functions
     lower-autodiff                              caches and accumulations -> llvm ops

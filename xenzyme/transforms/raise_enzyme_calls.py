@@ -47,6 +47,41 @@ vector-mode integration tests):
   in registers; three or more through the hidden `sret` pointer).
 * The call returns the tangent of f's floating-point return value; a function returning void
   or an integer has no tangent to return (its outputs are the shadows it writes).
+
+Split mode.  `__enzyme_augmentfwd(f, args...)` runs f's forward sweep and keeps what its
+reverse sweep needs on a tape; `__enzyme_reverse(f, args..., [d_ret], tape)` runs the reverse
+sweep later, from that tape, accumulating into the shadows and returning the derivatives of
+the active scalars as `__enzyme_autodiff` does; `__enzyme_augmentsize(f, markers...)` is the
+size of the tape in bytes.  They become `autodiff.augment`, `autodiff.reverse` and
+`autodiff.augmentsize` requests.  Enzyme's conventions (its split-mode integration tests and
+the argument handling of its pass):
+
+* Both halves take the arguments exactly as `__enzyme_autodiff` does (same markers and
+  defaults), and must be given the same function and activities.  Between the halves the caller
+  sets the seeds in the output shadows, and may change the memory the arguments point to: the
+  tape keeps every value the reverse sweep reads.
+* The augmented call returns a struct {tape, primal return, shadow of a pointer return}, leaving
+  out what does not exist: a function returning void gives the bare `void *` tape.  A
+  floating-point return is active, a pointer return comes with its shadow, an integer return is
+  constant.  Declaring the call as returning `void *` gives the tape alone (the first field).
+* The reverse call takes, after the arguments, the adjoint of a floating-point return and then
+  the tape; it frees the tape.  Without the adjoint the return is seeded with 1.0 (possible
+  only when the tape is given with `enzyme_tape`, which may come anywhere among the arguments).
+* `enzyme_tape, p` without `enzyme_allocated`: the augmented call stores the tape pointer at
+  `p` (instead of returning it), the reverse call loads it from there.
+* `enzyme_allocated, size, enzyme_tape, buf` (on both halves): the tape itself lives in the
+  caller's `size` bytes at `buf`, which nothing frees; the reverse frees only what the tape
+  points to.  `size` must be known at compile time -- a constant, or the result of
+  `__enzyme_augmentsize` -- and at least the tape's size (checked when the tape is laid out).
+  The augmented call then returns {primal return, shadow}, or nothing for a void function.
+* `__enzyme_augmentsize(f, enzyme_dup, enzyme_const, ...)` takes one marker per argument and no
+  values; unmarked arguments cannot be written there.
+
+Where Enzyme is silent or does something else, xenzyme's choices: a reverse whose tape visibly
+comes from an augment (its result, or the same `enzyme_tape` memory) with another function,
+other activities or another kind of tape is an error; `enzyme_allocated` without `enzyme_tape`
+(Enzyme would pass the tape by value) is an error; a function without anything to keep has a
+tape of 0 bytes; `enzyme_nofree` and `enzyme_primal_return` are not supported.
 """
 
 from __future__ import annotations
@@ -68,7 +103,7 @@ from xenzyme.analysis.types import scalar_fields, size_align
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.reverse_diff import location_of
+from xenzyme.transforms.reverse_diff import _float_one, location_of
 
 ENTRY_POINTS = ("__enzyme_autodiff",)
 """Name fragments of the reverse-mode entry points handled here."""
@@ -76,8 +111,8 @@ ENTRY_POINTS = ("__enzyme_autodiff",)
 FORWARD_ENTRY_POINTS = ("__enzyme_fwddiff",)
 """Name fragments of the forward-mode entry points."""
 
-UNSUPPORTED_ENTRY_POINTS = ("__enzyme_augmentfwd", "__enzyme_reverse", "__enzyme_augmentsize")
-"""Enzyme entry points xenzyme does not provide yet: a call to one is an error, not a link failure."""
+SPLIT_ENTRY_POINTS = {"__enzyme_augmentfwd": "augment", "__enzyme_reverse": "reverse", "__enzyme_augmentsize": "size"}
+"""Name fragments of the split-mode entry points, and which request each makes."""
 
 FORWARD_MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const"}
 
@@ -116,6 +151,14 @@ def is_request(op: Operation) -> bool:
     return any(p in name for p in ENTRY_POINTS)
 
 
+def split_entry(op: Operation) -> str | None:
+    """The split-mode entry point `op` calls (`__enzyme_augmentfwd`, ...), or None."""
+    if not isinstance(op, xllvm.CallOp | ext.InvokeOp) or op.callee is None:
+        return None
+    name = op.callee.string_value()
+    return next((e for e in SPLIT_ENTRY_POINTS if e in name), None)
+
+
 def is_forward_request(op: Operation) -> bool:
     if not isinstance(op, xllvm.CallOp | ext.InvokeOp) or op.callee is None:
         return False
@@ -147,23 +190,28 @@ class Raiser:
         )
 
     def run(self) -> None:
-        for op in self.module.walk():
-            name = op.callee.string_value() if isinstance(op, xllvm.CallOp | ext.InvokeOp) and op.callee else ""
-            entry = next((p for p in UNSUPPORTED_ENTRY_POINTS if p in name), None)
-            fn = self.functions.get(name)
-            if entry is not None and (fn is None or not fn.body.blocks):
-                raise XenzymeError(f"{entry} (split mode) is not supported yet", location_of(op, self.filename),
-                                   ["use __enzyme_autodiff, which runs the forward and the reverse sweep in one call"])  # fmt: skip
-        calls = [op for op in self.module.walk() if is_request(op) or is_forward_request(op)]
+        def is_split(op: Operation) -> bool:
+            entry = split_entry(op)
+            if entry is None:
+                return False
+            fn = self.functions.get(op.callee.string_value())  # type: ignore[union-attr]
+            return fn is None or not fn.body.blocks
+
+        calls = [op for op in self.module.walk() if is_request(op) or is_forward_request(op) or is_split(op)]
+        # Tape sizes first: an `enzyme_allocated` size may be the result of __enzyme_augmentsize.
+        calls.sort(key=lambda op: split_entry(op) != "__enzyme_augmentsize")
         used: set[str] = set()
         for call in calls:
             assert isinstance(call, xllvm.CallOp | ext.InvokeOp) and call.callee is not None
             used.add(call.callee.string_value())
             forward = is_forward_request(call)
-            self.entry = "__enzyme_fwddiff" if forward else "__enzyme_autodiff"
+            split = split_entry(call) if not forward and not is_request(call) else None
+            self.entry = split or ("__enzyme_fwddiff" if forward else "__enzyme_autodiff")
             if isinstance(call, ext.InvokeOp):
                 call = self._invoke_to_call(call)
-            if forward:
+            if split is not None:
+                SplitCall(self, call, SPLIT_ENTRY_POINTS[split]).raise_it()
+            elif forward:
                 ForwardCall(self, call).raise_it()
             else:
                 self.raise_call(call)
@@ -255,46 +303,57 @@ class Raiser:
             j = len(acts)
             if j >= len(params):
                 raise self.fail(call, f"too many arguments: @{fn.sym_name.data} takes {len(params)}")
-            value = args[i]
-            expected = params[j]
-            if value.type != expected:
-                note = []
-                if isinstance(value.type, type(expected)) is False and "f64" in str(value.type) and "f32" in str(expected):
-                    note = ["a float passed through `...` is promoted to double; declare a prototype for __enzyme_autodiff with float parameters"]
-                raise self.fail(call, f"argument {j} of @{fn.sym_name.data} has type {expected}, got {value.type}", note)
-            if act is None:
-                act = _default_activity(expected)
-                if act == "const" and carries_derivative(expected):
-                    raise self.fail(call, f"argument {j} ({expected}) holds floating-point values passed by value, "
-                                          "whose derivative reverse mode cannot return yet",
-                                    ["mark it enzyme_const if it needs no derivative, or pass it by pointer "
-                                     "with enzyme_dup and a shadow that receives its derivative"])  # fmt: skip
-            if act == "active" and not ad.is_float_like(expected):
-                raise self.fail(call, f"argument {j} is marked active but is not floating point ({expected})",
-                                ["use enzyme_dup for pointers and enzyme_const for integers"])  # fmt: skip
-            if ad.has_shadow(act) and carries_derivative(expected):
-                raise self.fail(call, f"argument {j} ({expected}) is passed by value and marked enzyme_{act}: "
-                                      "a shadow passed by value cannot receive its derivative",
-                                ["pass a floating-point argument without a marker or with enzyme_out to get its "
-                                 "derivative returned, or with enzyme_const for none; enzyme_dup is for pointers"])  # fmt: skip
-            if ad.has_shadow(act) and not isinstance(expected, ext.LLVMPointerType):
-                raise self.fail(call, f"argument {j} ({expected}) is marked enzyme_{act} but is not a pointer: "
-                                      "reverse mode gives shadows to pointers only",
-                                ["mark integers enzyme_const; pass an address held in an integer as a pointer"])  # fmt: skip
-            primal_args.append(value)
-            i += 1
-            if ad.has_shadow(act):
-                if i >= len(args):
-                    raise self.fail(call, f"argument {j} ({act}) needs a shadow argument after it")
-                shadow = args[i]
-                if shadow.type != expected:
-                    raise self.fail(call, f"the shadow of argument {j} has type {shadow.type}, expected {expected}")
-                primal_args.append(shadow)
-                i += 1
+            act, operands, i = self.argument(call, fn, args, i, j, act)
+            primal_args += operands
             acts.append(act)
         if len(acts) != len(params):
             raise self.fail(call, f"too few arguments: @{fn.sym_name.data} takes {len(params)}, got {len(acts)}")
         return _Request(fn, primal_args, acts, sret)
+
+    def argument(self, call: xllvm.CallOp, fn: xllvm.FuncOp, args: list[SSAValue], i: int, j: int,
+                 act: str | None) -> tuple[str, list[SSAValue], int]:
+        """Check argument `j` of `fn`, at `args[i]`, with its marked activity (None: Enzyme's
+        default for its type); its activity, the operands it gives (with its shadow), and the
+        index after them."""
+        params = fn.function_type.inputs.data
+        primal_args: list[SSAValue] = []
+        value = args[i]
+        expected = params[j]
+        if value.type != expected:
+            note = []
+            if isinstance(value.type, type(expected)) is False and "f64" in str(value.type) and "f32" in str(expected):
+                note = [f"a float passed through `...` is promoted to double; declare a prototype for {self.entry} with float parameters"]
+            raise self.fail(call, f"argument {j} of @{fn.sym_name.data} has type {expected}, got {value.type}", note)
+        if act is None:
+            act = _default_activity(expected)
+            if act == "const" and carries_derivative(expected):
+                raise self.fail(call, f"argument {j} ({expected}) holds floating-point values passed by value, "
+                                      "whose derivative reverse mode cannot return yet",
+                                ["mark it enzyme_const if it needs no derivative, or pass it by pointer "
+                                 "with enzyme_dup and a shadow that receives its derivative"])  # fmt: skip
+        if act == "active" and not ad.is_float_like(expected):
+            raise self.fail(call, f"argument {j} is marked active but is not floating point ({expected})",
+                            ["use enzyme_dup for pointers and enzyme_const for integers"])  # fmt: skip
+        if ad.has_shadow(act) and carries_derivative(expected):
+            raise self.fail(call, f"argument {j} ({expected}) is passed by value and marked enzyme_{act}: "
+                                  "a shadow passed by value cannot receive its derivative",
+                            ["pass a floating-point argument without a marker or with enzyme_out to get its "
+                             "derivative returned, or with enzyme_const for none; enzyme_dup is for pointers"])  # fmt: skip
+        if ad.has_shadow(act) and not isinstance(expected, ext.LLVMPointerType):
+            raise self.fail(call, f"argument {j} ({expected}) is marked enzyme_{act} but is not a pointer: "
+                                  "reverse mode gives shadows to pointers only",
+                            ["mark integers enzyme_const; pass an address held in an integer as a pointer"])  # fmt: skip
+        primal_args.append(value)
+        i += 1
+        if ad.has_shadow(act):
+            if i >= len(args):
+                raise self.fail(call, f"argument {j} ({act}) needs a shadow argument after it")
+            shadow = args[i]
+            if shadow.type != expected:
+                raise self.fail(call, f"the shadow of argument {j} has type {shadow.type}, expected {expected}")
+            primal_args.append(shadow)
+            i += 1
+        return act, primal_args, i
 
     def _check_result_convention(self, call: Operation, fn: xllvm.FuncOp) -> None:
         """Reverse mode seeds a floating-point return with 1.0; a struct of floats returned by
@@ -359,7 +418,7 @@ class Raiser:
             target = self._sret_type(call)
             have, need = _size(target), _data_size(rtype)
             if have is None or need is None or need > have:
-                raise self.fail(call, f"cannot cast return type of gradient {rtype} ({_bytes(need)}) to the "
+                raise self.fail(call, f"cannot cast return type of {_result_name(self.entry)} {rtype} ({_bytes(need)}) to the "
                                       f"struct returned through the sret pointer, {target} ({_bytes(have)})",
                                 _return_notes(self.entry, rtype))  # fmt: skip
             store = ext.StoreOp(op.res, sret)
@@ -381,7 +440,7 @@ class Raiser:
         have, need = _data_size(got), _data_size(rtype)
         if have is None or need is None or have != need:
             # More bytes would be garbage, fewer a truncated derivative (Enzyme rejects both).
-            raise self.fail(call, f"cannot cast return type of gradient {rtype} ({_bytes(need)}) "
+            raise self.fail(call, f"cannot cast return type of {_result_name(self.entry)} {rtype} ({_bytes(need)}) "
                                   f"to the call's return type {got} ({_bytes(have)})",
                             _return_notes(self.entry, rtype))  # fmt: skip
         # Same bytes, another type (e.g. two floats returned as <2 x float>): through memory.
@@ -523,6 +582,183 @@ class ForwardCall:
         call.erase()
 
 
+class SplitCall:
+    """One `__enzyme_augmentfwd`, `__enzyme_reverse` or `__enzyme_augmentsize` call, parsed by
+    Enzyme's split-mode conventions (the module docstring) and replaced by an `autodiff.augment`,
+    `autodiff.reverse` or `autodiff.augmentsize` request."""
+
+    def __init__(self, raiser: Raiser, call: xllvm.CallOp, kind: str):
+        self.raiser = raiser
+        self.call = call
+        self.kind = kind
+        """`augment`, `reverse` or `size`."""
+
+    def fail(self, message: str, notes: Sequence[str] = ()) -> XenzymeError:
+        return self.raiser.fail(self.call, message, notes)
+
+    def raise_it(self) -> None:
+        call = self.call
+        block = call.parent_block()
+        assert block is not None
+        fn, operands, acts, ret_act, seed, tape, size, tape_marker = self.parse()
+        name = fn.sym_name.data
+        op: Operation
+        if self.kind == "size":
+            got = call.returned.type if call.returned is not None else None
+            if not isinstance(got, IntegerType):
+                if call.returned is not None and call.returned.uses:
+                    raise self.fail(f"__enzyme_augmentsize returns the size of the tape in bytes, not {got}",
+                                    ["declare it as returning an integer: size_t __enzyme_augmentsize(void *, ...)"])  # fmt: skip
+                call.detach()
+                call.erase()
+                return
+            op = ad.AugmentSizeOp(name, acts, ret_act, got)
+            op.location = call.location
+            block.insert_op_before(op, call)
+            call.returned.replace_all_uses_with(op.res)  # type: ignore[union-attr]
+            call.detach()
+            call.erase()
+            return
+        if size is not None and not tape_marker:
+            raise self.fail("enzyme_allocated needs enzyme_tape followed by the memory that holds the tape",
+                            ["pass enzyme_allocated, size, enzyme_tape, buffer"])  # fmt: skip
+        kind = "buffer" if size is not None else "slot" if tape_marker else "value"
+        if self.kind == "augment":
+            rtype = ad.augment_result_type(fn.function_type.output, ret_act, kind)
+            op = ad.AugmentOp(name, operands, acts, ret_act, kind, rtype, tape=tape, size=size)
+            if rtype is None and call.returned is not None and call.returned.uses:
+                raise self.fail(f"the tape is kept in the caller's memory and @{name} returns void: "
+                                "there is nothing to return", ["declare __enzyme_augmentfwd as returning void"])  # fmt: skip
+        else:
+            if tape is None:
+                raise self.fail("missing tape argument: the reverse pass needs the tape that __enzyme_augmentfwd made",
+                                ["pass it after the arguments (after the return adjoint of a floating-point "
+                                 "return), or as enzyme_tape, tape"])  # fmt: skip
+            if ret_act == "active" and seed is None:  # Enzyme's default: a return adjoint of 1.0
+                rt = fn.function_type.output
+                one = xllvm.ConstantOp(_float_one(rt), rt)
+                block.insert_op_before(one, call)
+                seed = one.result
+            actives = [p for p, a in zip(fn.function_type.inputs.data, acts, strict=True) if a == "active"]
+            rtype = ad.derivative_result_type(actives)
+            op = ad.ReverseOp(name, operands, acts, ret_act, kind, rtype, seed=seed, tape=tape, size=size)
+        op.location = call.location
+        block.insert_op_before(op, call)
+        if op.results:
+            self.raiser._deliver(call, op, rtype)  # type: ignore[arg-type]
+        call.detach()
+        call.erase()
+
+    def parse(self):  # noqa: ANN201 (a tuple of the parts of the request)
+        """The function, operands, activities, return activity, return adjoint, tape pointer,
+        buffer size, and whether the tape was given with `enzyme_tape`."""
+        call, raiser = self.call, self.raiser
+        args = list(call.args)
+        if raiser.parse_sret(call) is not None:
+            args.pop(0)
+        if not args:
+            raise self.fail("the first argument must be the function to differentiate")
+        fn = raiser._function_of(call, args[0])
+        raiser._check_result_convention(call, fn)
+        name = fn.sym_name.data
+        params = fn.function_type.inputs.data
+        ret = fn.function_type.output
+        ret_act = _split_return_activity(ret)
+        acts: list[str] = []
+        operands: list[SSAValue] = []
+        seed = tape = size = None
+        tape_marker = False
+        i = 1
+        while i < len(args):
+            marker = marker_name(args[i])
+            if marker in ("enzyme_allocated", "enzyme_tape"):
+                if self.kind == "size":
+                    raise self.fail(f"{marker} has no meaning in __enzyme_augmentsize, which takes one activity "
+                                    "marker per argument")  # fmt: skip
+                if i + 1 >= len(args):
+                    raise self.fail(f"{marker} must be followed by " + ("the size of the tape's memory" if marker == "enzyme_allocated" else "the tape"))
+                value = args[i + 1]
+                if marker == "enzyme_allocated":
+                    if not isinstance(value.type, IntegerType):
+                        raise self.fail(f"the size after enzyme_allocated must be an integer, got {value.type}")
+                    if not _known_size(value):
+                        raise self.fail("the size after enzyme_allocated must be a compile-time constant",
+                                        ["write a constant (or the result of __enzyme_augmentsize) there; xenzyme checks at "
+                                         "compile time that the memory is large enough for the tape"])  # fmt: skip
+                    size = value
+                else:
+                    if not isinstance(value.type, ext.LLVMPointerType):
+                        raise self.fail(f"enzyme_tape must be followed by a pointer, got {value.type}")
+                    tape, tape_marker = value, True
+                i += 2
+                continue
+            act: str | None = None
+            if marker is not None:
+                if marker not in ARGUMENT_MARKERS:
+                    known = sorted([*ARGUMENT_MARKERS, "enzyme_allocated", "enzyme_tape"])
+                    if marker in LATER_MARKERS:
+                        raise self.fail(f"{marker} is not supported with {raiser.entry} yet",
+                                        ["leave it out: the reverse call frees the tape, so each tape is reversed once"
+                                         if marker == "enzyme_nofree" else "leave it out"])  # fmt: skip
+                    raise self.fail(f"unknown marker '{marker}'", [f"known markers: {', '.join(known)}"])
+                act = ARGUMENT_MARKERS[marker]
+                if self.kind == "size":
+                    if len(acts) >= len(params):
+                        raise self.fail(f"too many activities: @{name} takes {len(params)} arguments")
+                    acts.append(act)
+                    i += 1
+                    continue
+                i += 1
+                if i >= len(args):
+                    raise self.fail(f"{marker} must be followed by an argument")
+            elif self.kind == "size":
+                raise self.fail("__enzyme_augmentsize takes the function and one activity marker per argument, "
+                                "without the arguments", [f"e.g. __enzyme_augmentsize((void *){name}, enzyme_dup, enzyme_const)"])  # fmt: skip
+            j = len(acts)
+            if j >= len(params):
+                value = args[i]
+                if act is None and self.kind == "reverse" and ret_act == "active" and seed is None:
+                    if value.type != ret:
+                        raise self.fail(f"the return adjoint of @{name} must have type {ret}, got {value.type}",
+                                        ["after the arguments come the adjoint of the return value, then the tape"])  # fmt: skip
+                    seed = value
+                elif act is None and self.kind == "reverse" and tape is None:
+                    if not isinstance(value.type, ext.LLVMPointerType):
+                        raise self.fail(f"the tape must be a pointer, got {value.type}",
+                                        ["pass the tape that __enzyme_augmentfwd returned"])  # fmt: skip
+                    tape = value
+                else:
+                    raise self.fail(f"too many arguments: @{name} takes {len(params)}")
+                i += 1
+                continue
+            act, given, i = raiser.argument(call, fn, args, i, j, act)
+            operands += given
+            acts.append(act)
+        if len(acts) != len(params):
+            what = "activities" if self.kind == "size" else "arguments"
+            raise self.fail(f"too few {what}: @{name} takes {len(params)}, got {len(acts)}")
+        return fn, operands, acts, ret_act, seed, tape, size, tape_marker
+
+
+def _split_return_activity(ret: Attribute) -> str:
+    """As Enzyme: a floating-point return is active, a pointer comes with its shadow."""
+    if isinstance(ret, ext.LLVMVoidType):
+        return "none"
+    if ad.is_float_like(ret):
+        return "active"
+    if isinstance(ret, ext.LLVMPointerType):
+        return "dup"
+    return "const"
+
+
+def _known_size(v: SSAValue) -> bool:
+    """A constant, or what __enzyme_augmentsize returns (a constant once the tape is laid out)."""
+    while isinstance(v.owner, xllvm.ZExtOp | xllvm.SExtOp | xllvm.TruncOp):
+        v = v.owner.operands[0]
+    return constant_int(v) is not None or isinstance(v.owner, ad.AugmentSizeOp)
+
+
+
 def _promotion_note(got: Attribute, expected: Attribute) -> list[str]:
     if str(got) == "f64" and str(expected) == "f32":
         return ["a float passed through `...` is promoted to double; declare a prototype for the "
@@ -569,7 +805,14 @@ def _bytes(n: int | None) -> str:
 _C_NAMES = {"f16": "_Float16", "f32": "float", "f64": "double", "f80": "long double", "f128": "__float128"}
 
 
+def _result_name(entry: str) -> str:
+    return "the augmented forward pass" if entry == "__enzyme_augmentfwd" else "gradient"
+
+
 def _return_notes(entry: str, rtype: Attribute) -> list[str]:
+    if entry == "__enzyme_augmentfwd":
+        return [f"declare {entry} as returning {rtype}: the tape (unless enzyme_allocated keeps it in a buffer), "
+                "the primal return, the shadow of a returned pointer; or void * for the tape alone"]  # fmt: skip
     if isinstance(rtype, ext.LLVMStructType):
         return [f"declare {entry} as returning a struct of the derivatives in argument order ({rtype}), "
                 "or a type of the same size"]  # fmt: skip
@@ -632,8 +875,9 @@ def _has_uses(module: ModuleOp, name: str) -> bool:
 
 @dataclass(frozen=True)
 class RaiseEnzymeCallsPass(ModulePass):
-    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests, and
-    `__enzyme_fwddiff(...)` calls into `autodiff.fwddiff` requests."""
+    """Turn `__enzyme_autodiff(...)` calls into `autodiff.autodiff` requests,
+    `__enzyme_fwddiff(...)` calls into `autodiff.fwddiff` requests, and the split-mode entry
+    points into `autodiff.augment` / `autodiff.reverse` / `autodiff.augmentsize` requests."""
 
     name = "raise-enzyme-calls"
 

@@ -26,6 +26,13 @@ When a rule needs a primal value the pass decides how it reaches the reverse swe
 recomputed by a loop the use is in; recomputed when it is cheap and its inputs are available
 (address arithmetic, casts, loop counters, loads from memory nothing writes); cached otherwise,
 on an `autodiff.cache` stack that the forward sweep pushes and the reverse sweep pops.
+
+Split mode builds the two sweeps as two functions, `@augmented_f` and `@reverse_f`, joined by a
+tape that holds the state of every cache (calls inside differentiated code use them, and so do
+the split-mode requests `autodiff.augment` / `autodiff.reverse`).  The tape is malloc'd by the
+augmented function and freed by the reverse one -- or, for a request whose tape lives in the
+caller's buffer (`enzyme_allocated`), laid out in that buffer, whose size
+`autodiff.augmentsize` gives as a constant and which must be large enough.
 """
 
 from __future__ import annotations
@@ -187,12 +194,18 @@ class ReverseBuilder:
         filename: str | None,
         generator: GradientGenerator | None = None,
         split: bool = False,
+        tape_buffer: bool = False,
     ):
         self.module = module
         self.generator = generator
         self.split = split
         """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
         joined by a tape that holds every cache; otherwise one function does both."""
+        self.tape_buffer = tape_buffer
+        """Split mode with the tape in the caller's memory: the augmented function takes it as
+        its last argument instead of allocating it, and the reverse function does not free it."""
+        self.tape_type: Attribute | None = None
+        """Split mode: the tape's layout, once `_lay_out_tape` made it."""
         self.fn = fn
         self.acts = list(activities)
         self.ret_activity = ret_activity
@@ -299,7 +312,8 @@ class ReverseBuilder:
             if ad.has_shadow(act):
                 primal.append(t)
         seed = [ftype.output] if self.ret_activity == "active" else []
-        self.g_entry = entry = Block(arg_types=primal if self.split else primal + seed)
+        buffer = [ext.LLVMPointerType()] if self.tape_buffer else []
+        self.g_entry = entry = Block(arg_types=primal + buffer if self.split else primal + seed)
         self.active_args = self._map_parameters(entry, self.fwd, self.fshadow)
         self.seed = None if self.split else (entry.args[-1] if seed else None)
         if self.split:
@@ -371,9 +385,14 @@ class ReverseBuilder:
     def _allocate_tape(self) -> None:
         """The tape: one heap block holding the state of every cache (split mode).  Its size is
         known once all caches are; `_finish` fills it in."""
+        if self.tape_buffer:
+            self.tape_ptr = self.g_entry.args[-1]
+            self.tape_ptr.name_hint = "tape"
+            return
         self.tape_size = xllvm.ConstantOp(IntegerAttr(0, i64), i64)
         self.tape = _call("malloc", [self.tape_size.result], ext.LLVMPointerType())
         self.tape.results[0].name_hint = "tape"
+        self.tape_ptr: SSAValue = self.tape.results[0]
         ensure_declaration(self.module, "malloc", ext.LLVMFunctionType([i64], ext.LLVMPointerType()))
         ensure_declaration(self.module, "free", ext.LLVMFunctionType([ext.LLVMPointerType()], ext.LLVMVoidType()))
         self.fwd_entry_ops += [self.tape_size, self.tape]
@@ -848,7 +867,7 @@ class ReverseBuilder:
             values.append(self.fwd[term.arg])
             if self.ret_activity == "dup":
                 values.append(self.fwd_shadow(term.arg))
-        values.append(self.tape.results[0])
+        values.append(self.tape_ptr)
         st = ext.LLVMStructType.from_type_list(fields)
         acc = e.insert(xllvm.UndefOp(st))
         for i, v in enumerate(values):
@@ -1374,20 +1393,22 @@ class ReverseBuilder:
         for cache in self.all_caches:
             if cache.init.single is None:
                 b.insert(ad.CacheFreeOp(cache.handle))
-        b.insert(_call("free", [self.tape_in], None))
+        if not self.tape_buffer:
+            b.insert(_call("free", [self.tape_in], None))
 
     def _lay_out_tape(self) -> None:
         """Each cache's state is a field of the tape: give inits and attaches their field."""
         fields = [ad.cache_storage_type(c.init.res.type.element_type, c.init.single is not None)  # type: ignore[attr-defined]
                   for c in self.all_caches]  # fmt: skip
-        tape_type = ext.LLVMStructType.from_type_list(fields or [i8])
-        null = xllvm.ZeroOp.create(result_types=[ext.LLVMPointerType()])
-        end = ext.GEPOp(null.results[0], [1], tape_type)
-        size = xllvm.PtrToIntOp(end.result, i64)
-        self.tape.operands = (size.results[0],)
-        self.fwd_entry_ops[: self.fwd_entry_ops.index(self.tape)] = [null, end, size]
+        self.tape_type = tape_type = ext.LLVMStructType.from_type_list(fields or [i8])
+        if not self.tape_buffer:
+            null = xllvm.ZeroOp.create(result_types=[ext.LLVMPointerType()])
+            end = ext.GEPOp(null.results[0], [1], tape_type)
+            size = xllvm.PtrToIntOp(end.result, i64)
+            self.tape.operands = (size.results[0],)
+            self.fwd_entry_ops[: self.fwd_entry_ops.index(self.tape)] = [null, end, size]
         for k, cache in enumerate(self.all_caches):
-            store_fwd = ext.GEPOp(self.tape.results[0], [0, k], tape_type)
+            store_fwd = ext.GEPOp(self.tape_ptr, [0, k], tape_type)
             self.fwd_entry_ops.insert(self.fwd_entry_ops.index(cache.init), store_fwd)
             cache.init.operands = (store_fwd.result,)
             attach = cache.handle.owner
@@ -1704,6 +1725,8 @@ class GradientGenerator:
         self.module = module
         self.generated: dict[tuple[str, tuple[str, ...], str], str] = {}
         self.split_generated: dict[tuple[str, tuple[str, ...], str, str], tuple[str, str]] = {}
+        self.tape_sizes: dict[tuple[str, str], int] = {}
+        """Bytes of the tape of each pair of split functions."""
         self.prepared: dict[str, xllvm.FuncOp] = {}
         self.hints = Hints.of(module)
         self.tbaa = TBAA(module)
@@ -1712,11 +1735,21 @@ class GradientGenerator:
         self.filename = src.data if isinstance(src, StringAttr) else None
 
     def run(self) -> None:
-        requests = [op for op in self.module.walk() if isinstance(op, ad.AutodiffOp)]
+        requests = [op for op in self.module.walk() if isinstance(op, (ad.AutodiffOp, *_SPLIT_REQUESTS))]
+        check_split_halves([r for r in requests if isinstance(r, ad.AugmentOp | ad.ReverseOp)], self.filename)
+        # Tape sizes first: they become the constants that `enzyme_allocated` sizes are checked by.
         for req in requests:
-            self.lower(req)
+            if isinstance(req, ad.AugmentSizeOp):
+                self.lower_size(req)
+        for req in requests:
+            if isinstance(req, ad.AutodiffOp):
+                self.lower(req)
+            elif isinstance(req, ad.AugmentOp):
+                self.lower_augment(req)
+            elif isinstance(req, ad.ReverseOp):
+                self.lower_reverse(req)
 
-    def _function(self, req: ad.AutodiffOp) -> xllvm.FuncOp:
+    def _function(self, req: ad.AutodiffOp | ad.AugmentOp | ad.ReverseOp | ad.AugmentSizeOp) -> xllvm.FuncOp:
         name = req.callee.string_value()
         for op in self.module.ops:
             if isinstance(op, xllvm.FuncOp) and op.sym_name.data == name:
@@ -1744,16 +1777,23 @@ class GradientGenerator:
         self.module.body.block.insert_op_after(gfn, fn)
         return name
 
-    def split_functions(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> tuple[str, str]:
+    def split_functions(self, fn: xllvm.FuncOp, acts: list[str], ret: str, tape_buffer: bool = False) -> tuple[str, str]:
         """Names of `fn`'s augmented forward and reverse functions for these activities,
         generating them the first time.  Names are fixed before the bodies are built, so a
-        recursive function's halves call themselves."""
-        key = (fn.sym_name.data, tuple(acts), ret, "split")
+        recursive function's halves call themselves.  With `tape_buffer` the augmented function
+        takes the memory for its tape as its last argument (split-mode requests with
+        `enzyme_allocated`)."""
+        key = (fn.sym_name.data, tuple(acts), ret, "buffer" if tape_buffer else "split")
         if key in self.split_generated:
             return self.split_generated[key]
         names = (self._fresh_name(f"augmented_{fn.sym_name.data}"), self._fresh_name(f"reverse_{fn.sym_name.data}"))
         self.split_generated[key] = names
-        funcs = ReverseBuilder(self.module, self._prepared(fn), acts, ret, names, self.filename, self, split=True).build()  # type: ignore[arg-type]
+        builder = ReverseBuilder(self.module, self._prepared(fn), acts, ret, names, self.filename, self,  # type: ignore[arg-type]
+                                 split=True, tape_buffer=tape_buffer)  # fmt: skip
+        funcs = builder.build()
+        layout = size_align(builder.tape_type) if builder.tape_type is not None and builder.all_caches else (0, 1)
+        assert layout is not None
+        self.tape_sizes[names] = layout[0]
         anchor: Operation = fn
         for f in funcs:
             self.module.body.block.insert_op_after(f, anchor)
@@ -1839,6 +1879,156 @@ class GradientGenerator:
             req.res.replace_all_uses_with(call.results[0])
         req.detach()
         req.erase()
+
+    # ---- split-mode requests ---------------------------------------------------------------
+
+    def lower_size(self, req: ad.AugmentSizeOp) -> None:
+        """`__enzyme_augmentsize`: the bytes of the tape that a `buffer` augment writes."""
+        fn = self._function(req)
+        names = self.split_functions(fn, req.activities, req.ret_activity.data, tape_buffer=True)
+        c = xllvm.ConstantOp(IntegerAttr(self.tape_sizes[names], req.res.type), req.res.type)
+        _replace(req, [c], c.result)
+
+    def _split_names(self, req: ad.AugmentOp | ad.ReverseOp) -> tuple[str, str]:
+        """The split functions a request calls; for a tape in the caller's memory, checked to
+        fit in the size given with `enzyme_allocated`."""
+        fn = self._function(req)
+        buffer = req.tape_kind.data == "buffer"
+        names = self.split_functions(fn, req.activities, req.ret_activity.data, tape_buffer=buffer)
+        if buffer:
+            assert req.size is not None
+            have, need = _static_int(req.size), self.tape_sizes[names]
+            entry = "__enzyme_augmentfwd" if isinstance(req, ad.AugmentOp) else "__enzyme_reverse"
+            if have is None:
+                raise XenzymeError(f"invalid {entry} call: the size after enzyme_allocated must be a compile-time constant",
+                                   location_of(req, self.filename),
+                                   [f"the tape of @{fn.sym_name.data} takes {need} bytes; write that constant, or use "
+                                    "__enzyme_augmentsize with the same activities"])  # fmt: skip
+            if have < need:
+                raise XenzymeError(f"invalid {entry} call: the tape of @{fn.sym_name.data} needs {need} bytes, "
+                                   f"enzyme_allocated gives {have}", location_of(req, self.filename),
+                                   ["allocate __enzyme_augmentsize((void *)f, <the same activity markers>) bytes "
+                                    "and pass that size"])  # fmt: skip
+        return names
+
+    def lower_augment(self, req: ad.AugmentOp) -> None:
+        """Call the augmented forward function; the tape goes where the request says."""
+        fn = self._function(req)
+        aug, _ = self._split_names(req)
+        kind = req.tape_kind.data
+        args = list(req.args) + ([req.tape] if kind == "buffer" else [])  # type: ignore[list-item]
+        fields = augmented_fields(fn.function_type, req.ret_activity.data)
+        st = ext.LLVMStructType.from_type_list(fields)
+        call = _call(aug, args, st)
+        call.location = req.location
+        ops: list[Operation] = [call]
+        parts = [xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), call.results[0], t) for k, t in enumerate(fields)]
+        ops += parts
+        tape, values = parts[-1].res, [p.res for p in parts[:-1]]
+        if kind == "slot":
+            assert req.tape is not None
+            ops.append(ext.StoreOp(tape, req.tape))
+        result: SSAValue | None = None
+        if req.res is not None:
+            values = [tape, *values] if kind == "value" else values
+            if req.res.type == tape.type and kind == "value" and len(values) == 1:
+                result = tape
+            else:
+                acc: Operation = xllvm.UndefOp(req.res.type)
+                ops.append(acc)
+                for k, v in enumerate(values):
+                    acc = xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [k]), acc.results[0], v)
+                    ops.append(acc)
+                result = acc.results[0]
+        _replace(req, ops, result)
+
+    def lower_reverse(self, req: ad.ReverseOp) -> None:
+        """Call the reverse function with the tape, read from where the augment put it."""
+        _, rev = self._split_names(req)
+        assert req.tape is not None
+        ops: list[Operation] = []
+        tape = req.tape
+        if req.tape_kind.data == "slot":
+            load = xllvm.LoadOp(req.tape, ext.LLVMPointerType())
+            ops.append(load)
+            tape = load.dereferenced_value
+        args = list(req.args) + ([req.seed] if req.seed is not None else []) + [tape]
+        call = _call(rev, args, req.res.type if req.res is not None else None)
+        call.location = req.location
+        ops.append(call)
+        _replace(req, ops, call.results[0] if req.res is not None else None)
+
+
+_SPLIT_REQUESTS = (ad.AugmentOp, ad.ReverseOp, ad.AugmentSizeOp)
+
+
+def _replace(req: Operation, ops: list[Operation], result: SSAValue | None) -> None:
+    """Put `ops` where the request is, its result replaced by `result`, and erase it."""
+    block = req.parent_block()
+    assert block is not None
+    block.insert_ops_before(ops, req)
+    if req.results and result is not None:
+        req.results[0].replace_all_uses_with(result)
+    req.detach()
+    req.erase()
+
+
+def _static_int(v: SSAValue) -> int | None:
+    """The integer constant `v` is, through integer casts."""
+    while isinstance(v.owner, xllvm.ZExtOp | xllvm.SExtOp | xllvm.TruncOp):
+        v = v.owner.operands[0]
+    op = v.owner
+    if isinstance(op, xllvm.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
+def check_split_halves(requests: Sequence[ad.AugmentOp | ad.ReverseOp], filename: str | None) -> None:
+    """A reverse whose tape visibly comes from an augment (its result, or the same slot or
+    buffer) must be of the same function with the same activities: the tape of one activity
+    pattern means nothing to the reverse function of another."""
+    augments = [r for r in requests if isinstance(r, ad.AugmentOp)]
+    for rev in requests:
+        if not isinstance(rev, ad.ReverseOp) or rev.tape is None:
+            continue
+        sources = [a for a in augments if _tape_source(a, rev)]
+        same = [a for a in sources if _signature(a) == _signature(rev)]
+        if not sources or same:
+            continue
+        aug = sources[0]
+        what = ("function" if aug.callee != rev.callee
+                else "activities" if _signature(aug)[:3] != _signature(rev)[:3] else "kind of tape")  # fmt: skip
+        raise XenzymeError(
+            f"invalid __enzyme_reverse call: its tape comes from an __enzyme_augmentfwd call that differs in its {what} "
+            f"(augmented: {_describe(aug)}; reversed: {_describe(rev)})",
+            location_of(rev, filename),
+            ["give __enzyme_reverse the same function, activity markers and enzyme_allocated as the "
+             "__enzyme_augmentfwd call that made the tape"],
+        )
+
+
+def _signature(req: ad.AugmentOp | ad.ReverseOp) -> tuple[object, ...]:
+    kind = req.tape_kind.data
+    return (req.callee, tuple(req.activities), req.ret_activity.data, kind == "buffer")
+
+
+def _describe(req: ad.AugmentOp | ad.ReverseOp) -> str:
+    where = {"value": "", "slot": ", tape through enzyme_tape", "buffer": ", tape in an enzyme_allocated buffer"}
+    return f"@{req.callee.string_value()} [{', '.join(req.activities)}]{where[req.tape_kind.data]}"
+
+
+def _tape_source(aug: ad.AugmentOp, rev: ad.ReverseOp) -> bool:
+    """Whether `rev`'s tape visibly is the one `aug` made."""
+    t = rev.tape
+    assert t is not None
+    if aug.tape is not None:
+        return t is aug.tape
+    if aug.res is None:
+        return False
+    if t is aug.res:
+        return True
+    op = t.owner
+    return isinstance(op, xllvm.ExtractValueOp) and op.container is aug.res and tuple(op.position.get_values()) == (0,)
 
 
 def _float_one(t: Attribute) -> Attribute:

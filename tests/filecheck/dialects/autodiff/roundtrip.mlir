@@ -53,6 +53,24 @@ llvm.func @accumulate(%p: !llvm.ptr, %x: f64, %v: vector<2xf32>) {
   llvm.return
 }
 
+// CHECK-LABEL: llvm.func @split
+llvm.func @split(%x: f64, %p: !llvm.ptr, %dp: !llvm.ptr, %n: i32, %d: f64, %buf: !llvm.ptr) {
+  // CHECK-NEXT: %[[R:.*]] = autodiff.augment @f(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) activity [active, dup, const] ret active tape value : (f64, !llvm.ptr, !llvm.ptr, i32) -> !llvm.struct<(!llvm.ptr, f64)>
+  // CHECK-NEXT: %[[T:.*]] = llvm.extractvalue %[[R]][0]
+  // CHECK-NEXT: %{{.*}} = autodiff.reverse @f(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[T]]) activity [active, dup, const] ret active tape value : (f64, !llvm.ptr, !llvm.ptr, i32, f64, !llvm.ptr) -> f64
+  // CHECK-NEXT: %[[N:.*]] = autodiff.augmentsize @g activity [dup] ret none : i64
+  // CHECK-NEXT: autodiff.augment @g(%{{.*}}, %{{.*}}, %{{.*}}, %[[N]]) activity [dup] ret none tape buffer : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  // CHECK-NEXT: autodiff.reverse @g(%{{.*}}, %{{.*}}, %{{.*}}) activity [dup] ret none tape slot : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  %r = autodiff.augment @f(%x, %p, %dp, %n) activity [active, dup, const] ret active tape value : (f64, !llvm.ptr, !llvm.ptr, i32) -> !llvm.struct<(!llvm.ptr, f64)>
+  %t = llvm.extractvalue %r[0] : !llvm.struct<(!llvm.ptr, f64)>
+  %g = autodiff.reverse @f(%x, %p, %dp, %n, %d, %t) activity [active, dup, const] ret active tape value : (f64, !llvm.ptr, !llvm.ptr, i32, f64, !llvm.ptr) -> f64
+  %size = autodiff.augmentsize @g activity [dup] ret none : i64
+  autodiff.augment @g(%p, %dp, %buf, %size) activity [dup] ret none tape buffer : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64) -> ()
+  autodiff.reverse @g(%p, %dp, %buf) activity [dup] ret none tape slot : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+  llvm.return
+}
+
 // GENERIC: "autodiff.autodiff"({{.*}}) <{callee = @f, activity = ["active", "dupnoneed", "const"], ret_activity = "active"}>
 // GENERIC: "autodiff.cache.init"() <{single}> : () -> !autodiff.cache<vector<4xf64>>
 // GENERIC: "autodiff.accumulate"({{.*}}) <{mode = "atomic"}> : (!llvm.ptr, f64) -> ()
+// GENERIC: "autodiff.augment"({{.*}}) <{callee = @g, activity = ["dup"], ret_activity = "none", tape_kind = "buffer", operandSegmentSizes = array<i32: 2, 0, 1, 1>}>
