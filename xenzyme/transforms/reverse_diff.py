@@ -1355,7 +1355,6 @@ class ReverseBuilder:
 
     def _finish(self) -> None:
         if self.split:
-            self._free_tape()
             self._lay_out_tape()
             _prepend(self.g_entry, self.fwd_entry_ops)
             _prepend(self.r_entry, self.rev_entry_ops)
@@ -1383,6 +1382,8 @@ class ReverseBuilder:
             term = rb.last_op
             assert term is not None
             rb.insert_op_before(ad.CachePopOp(cache.handle), term)
+        if self.split:
+            self._free_tape()  # after the pops: the last of them may be in the entry's reverse
         self._reserve_caches()
 
     def _free_tape(self) -> None:
