@@ -71,6 +71,7 @@ from xenzyme.analysis.alias import (
     store_destinations,
     underlying_objects,
 )
+from xenzyme.analysis.callees import CalleeIndex, Targets, is_indirect_call
 from xenzyme.analysis.cfg import (
     CFG,
     AffineIV,
@@ -232,6 +233,7 @@ class ReverseBuilder:
         self.fwd_entry_ops: list[Operation] = []
         self.rev_entry_ops: list[Operation] = []
         self.call_plans: dict[Operation, _CallPlan] = {}
+        self.trapped_calls: set[Operation] = set()
         self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
         self.dominates_returns = {
             b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)
@@ -436,6 +438,9 @@ class ReverseBuilder:
             return
         if isinstance(op, ad.AutodiffOp):
             self.fail(op, "nested derivative requests are not supported in reverse mode yet")
+        if self._unresolved_with_derivatives(op):
+            self._forward_unresolved_call(op)
+            return
         if self._differentiated_call(op):
             self._forward_call(op)
             return
@@ -609,6 +614,34 @@ class ReverseBuilder:
         if name not in ("free", "_ZdlPv", "_ZdaPv"):
             return  # (sized and aligned deletes need arguments the reverse sweep lacks)
         self.e.insert(_call(name, [self.shadow(r)], None))
+
+    def _unresolved_with_derivatives(self, op: Operation) -> bool:
+        """An indirect call left for pointers to none of its guessed candidates, which
+        derivatives would flow through."""
+        if self.generator is None or op not in self.generator.unresolved_calls:
+            return False
+        info = self.info
+        return any(v in info.varied or v in info.shadowed for v in (*op.operands[1:], *op.results))
+
+    def _forward_unresolved_call(self, op: Operation) -> None:
+        """Stop the program with a message: the pointer leads to a function whose derivative
+        was not generated, so going on would compute a wrong derivative."""
+        e = self.e
+        loc = location_of(op, self.filename)
+        where = f"{loc}: " if loc is not None else ""
+        text = (f"xenzyme: {where}in the derivative of @{self.fname}, a function pointer leads to a function "
+                "that is not one of the candidates differentiated for this indirect call; stopping")  # fmt: skip
+        msg = self.generator.message_global(text)  # type: ignore[union-attr]
+        ptr = ext.LLVMPointerType()
+        ensure_declaration(self.module, "puts", ext.LLVMFunctionType([ptr], i32))
+        ensure_declaration(self.module, "abort", ext.LLVMFunctionType([], ext.LLVMVoidType()))
+        e.insert(_call("puts", [e.insert(xllvm.AddressOfOp(msg, ptr))], i32))
+        e.insert(_call("abort", [], None))
+        for r in op.results:
+            self.fwd[r] = e.insert(xllvm.UndefOp(r.type))
+            if r in self.info.shadowed:
+                self.fshadow[r] = self.fwd[r]
+        self.trapped_calls.add(op)
 
     def _forward_shadow(self, op: Operation, new: Operation, builder: Builder) -> None:
         """Shadow pointers for pointer results that need them, and shadow writes of pointers."""
@@ -969,6 +1002,8 @@ class ReverseBuilder:
         if op in self.call_plans:
             self._reverse_call(op)
             return
+        if op in self.trapped_calls:
+            return  # never reached: the forward sweep stopped the program there
         info = self.info
         if isinstance(op, ext.StoreOp):
             if op.ptr in info.shadowed and carries_derivative(op.value.type):
@@ -1603,6 +1638,86 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
             op.erase()
 
 
+def resolve_indirect_calls(fn: xllvm.FuncOp, index: CalleeIndex, unresolved: set[Operation]) -> None:
+    """Each indirect call that may carry derivatives becomes a chain of pointer comparisons
+    choosing among direct calls to its candidate callees, which are then differentiated like
+    any direct call (the reverse sweep follows the branch the forward sweep took).  When the
+    candidates are only guessed, the original indirect call stays for any other pointer and
+    joins `unresolved`: reached with derivatives, it stops the program."""
+    try:
+        cfg = CFG(fn.body)
+    except IrreducibleControlFlow:
+        return  # reported when the function is differentiated
+    calls = [op for b in cfg.rpo for op in b.ops if is_indirect_call(op) and _may_carry_derivatives(op)]
+    plans = [(op, index.targets(op, cfg)) for op in calls]  # (all traced before any block is split)
+    for op, targets in plans:
+        if targets.names:
+            _dispatch_indirect_call(op, targets, unresolved)
+
+
+def _may_carry_derivatives(op: xllvm.CallOp) -> bool:
+    values = [*op.args[1:], *op.results]
+    return any(carries_derivative(v.type) or is_pointer_like(v.type) for v in values)
+
+
+def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[Operation]) -> None:
+    block = op.parent_block()
+    assert block is not None and block.parent is not None
+    region = block.parent
+    join = Block()
+    region.insert_block_after(join, block)
+    following = []
+    nxt = op.next_op
+    while nxt is not None:
+        following.append(nxt)
+        nxt = nxt.next_op
+    for o in following:
+        o.detach()
+        join.add_op(o)
+    result = None
+    if op.returned is not None:
+        result = join.insert_arg(op.returned.type, 0)
+        op.returned.replace_all_uses_with(result)
+    ptr, args = op.args[0], list(op.args[1:])
+    names = targets.names
+    compared = names[:-1] if targets.complete else names
+    current = block
+    for name in compared:
+        addr = xllvm.AddressOfOp(name, ext.LLVMPointerType())
+        same = ext.ICmpOp(ptr, addr.result, "eq")
+        hit, miss = Block(), Block()
+        region.insert_block_before(hit, join)
+        region.insert_block_before(miss, join)
+        for o in (addr, same):
+            o.location = op.location
+        current.add_ops([addr, same, xllvm.CondBrOp(same.res, hit, [], miss, [])])
+        _direct_call(op, name, args, hit, join)
+        current = miss
+    if targets.complete:
+        _direct_call(op, names[-1], args, current, join)
+    else:
+        op.detach()
+        current.add_op(op)
+        current.add_op(xllvm.BrOp(join, *op.results))
+        unresolved.add(op)
+        return
+    op.detach()
+    op.erase()
+
+
+def _direct_call(op: xllvm.CallOp, name: str, args: list[SSAValue], block: Block, join: Block) -> None:
+    """A copy of indirect call `op` calling @name, ending `block` with a branch to `join`."""
+    props = dict(op.properties)
+    props["callee"] = SymbolRefAttr(name)
+    props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(args), len(op.op_bundle_operands)])
+    call = xllvm.CallOp.create(
+        operands=[*args, *op.op_bundle_operands], result_types=[r.type for r in op.results],
+        properties=props, attributes=dict(op.attributes),
+    )  # fmt: skip
+    call.location = op.location
+    block.add_ops([call, xllvm.BrOp(join, *call.results)])
+
+
 def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribute, views: Views,
                       tbaa: TBAA | None) -> Attribute | None:
     """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
@@ -1708,6 +1823,9 @@ class GradientGenerator:
         self.hints = Hints.of(module)
         self.tbaa = TBAA(module)
         self.custom_wrappers: dict[str, str] = {}
+        self.callees: CalleeIndex | None = None
+        self.unresolved_calls: set[Operation] = set()
+        """Indirect calls kept beside the direct calls to their guessed candidates."""
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1768,6 +1886,9 @@ class GradientGenerator:
             prepared = self.prepared[name] = fn.clone()
             retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, self.tbaa)
             replace_reallocation(prepared, self.module)
+            if self.callees is None:
+                self.callees = CalleeIndex(self.module)
+            resolve_indirect_calls(prepared, self.callees, self.unresolved_calls)
             for op in prepared.walk():
                 like = self.hints.like.get(callee_name(op) or "")
                 if like is not None:
@@ -1801,6 +1922,15 @@ class GradientGenerator:
         wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(list(ftype.inputs.data), st),
                                linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
         self.module.body.block.add_op(wrapper)
+        return name
+
+    def message_global(self, text: str) -> str:
+        """A constant C string holding `text` (a message the generated code prints)."""
+        data = text.encode("ascii", errors="replace")[:400].decode() + "\0"
+        name = self._fresh_name("xenzyme.message")
+        g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private",
+                           constant=True, value=StringAttr(data))  # fmt: skip
+        self.module.body.block.add_op(g)
         return name
 
     def _fresh_name(self, base: str) -> str:
