@@ -71,7 +71,7 @@ from xenzyme.analysis.alias import (
     store_destinations,
     underlying_objects,
 )
-from xenzyme.analysis.callees import CalleeIndex, Targets, is_indirect_call
+from xenzyme.analysis.callees import CalleeIndex, Targets, call_type, is_indirect_call
 from xenzyme.analysis.cfg import (
     CFG,
     AffineIV,
@@ -630,12 +630,13 @@ class ReverseBuilder:
         loc = location_of(op, self.filename)
         where = f"{loc}: " if loc is not None else ""
         text = (f"xenzyme: {where}in the derivative of @{self.fname}, a function pointer leads to a function "
-                "that is not one of the candidates differentiated for this indirect call; stopping")  # fmt: skip
-        msg = self.generator.message_global(text)  # type: ignore[union-attr]
+                "that is not one of the candidates differentiated for this indirect call; stopping\n")  # fmt: skip
+        msg, size = self.generator.message_global(text)  # type: ignore[union-attr]
         ptr = ext.LLVMPointerType()
-        ensure_declaration(self.module, "puts", ext.LLVMFunctionType([ptr], i32))
+        ensure_declaration(self.module, "write", ext.LLVMFunctionType([i32, ptr, i64], i64))
         ensure_declaration(self.module, "abort", ext.LLVMFunctionType([], ext.LLVMVoidType()))
-        e.insert(_call("puts", [e.insert(xllvm.AddressOfOp(msg, ptr))], i32))
+        stderr = e.insert(xllvm.ConstantOp(IntegerAttr(2, i32), i32))
+        e.insert(_call("write", [stderr, e.insert(xllvm.AddressOfOp(msg, ptr)), i64_const(e, size)], i64))
         e.insert(_call("abort", [], None))
         for r in op.results:
             self.fwd[r] = e.insert(xllvm.UndefOp(r.type))
@@ -1069,8 +1070,12 @@ class ReverseBuilder:
         if isinstance(op, xllvm.CallOp):
             callee = op.callee.string_value() if op.callee is not None else None
             if callee is None:
-                self.fail(op, "indirect calls (through a function pointer) with active arguments are not supported yet",
-                          ["call the function directly so that it can be inlined, or mark its arguments enzyme_const"])  # fmt: skip
+                self._fail_unknown_callee(op)
+            if self.generator is not None and op in self.generator.pointer_calls:
+                self.fail(op, f"@{callee}, which the function pointer called here may point to, is an external "
+                              "function with no known derivative",
+                          [f"give it one with __enzyme_register_gradient_{callee}, define it in this module, "
+                           "or mark it inactive (__enzyme_inactivefn)"])  # fmt: skip
             defined = any(isinstance(o, xllvm.FuncOp) and o.sym_name.data == callee and o.body.blocks for o in self.module.ops)
             if defined:
                 self.fail(op, f"the call to @{callee} (not inlined) has active arguments; calls are not supported yet",
@@ -1079,6 +1084,16 @@ class ReverseBuilder:
                       [f"give one with __enzyme_register_gradient_{callee}, or mark it inactive"])  # fmt: skip
         self.fail(op, f"no derivative rule for '{op.name}'",
                   ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
+
+    def _fail_unknown_callee(self, op: xllvm.CallOp) -> NoReturn:
+        """An indirect call with derivatives whose pointer may hold no function of this module."""
+        ftype = call_type(op)
+        args = ", ".join(str(t) for t in ftype.inputs.data)
+        self.fail(op, "an indirect call (through a function pointer) has active arguments, but no function of "
+                      f"this module of its type ({ftype.output} ({args})) has its address taken: the function "
+                      "it calls is not in this module, so no derivative can be generated for it",
+                  ["pass the address of a function defined in this module (its derivative is generated), "
+                   "or mark the arguments enzyme_const"])  # fmt: skip
 
     def _forward_copy_shadows(self, op: Operation) -> None:
         """A copy of pointers copies their shadows too."""
@@ -1638,7 +1653,8 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
             op.erase()
 
 
-def resolve_indirect_calls(fn: xllvm.FuncOp, index: CalleeIndex, unresolved: set[Operation]) -> None:
+def resolve_indirect_calls(fn: xllvm.FuncOp, index: CalleeIndex, unresolved: set[Operation],
+                           direct: set[Operation]) -> None:
     """Each indirect call that may carry derivatives becomes a chain of pointer comparisons
     choosing among direct calls to its candidate callees, which are then differentiated like
     any direct call (the reverse sweep follows the branch the forward sweep took).  When the
@@ -1652,7 +1668,7 @@ def resolve_indirect_calls(fn: xllvm.FuncOp, index: CalleeIndex, unresolved: set
     plans = [(op, index.targets(op, cfg)) for op in calls]  # (all traced before any block is split)
     for op, targets in plans:
         if targets.names:
-            _dispatch_indirect_call(op, targets, unresolved)
+            _dispatch_indirect_call(op, targets, unresolved, direct)
 
 
 def _may_carry_derivatives(op: xllvm.CallOp) -> bool:
@@ -1660,7 +1676,8 @@ def _may_carry_derivatives(op: xllvm.CallOp) -> bool:
     return any(carries_derivative(v.type) or is_pointer_like(v.type) for v in values)
 
 
-def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[Operation]) -> None:
+def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[Operation],
+                            direct: set[Operation]) -> None:
     block = op.parent_block()
     assert block is not None and block.parent is not None
     region = block.parent
@@ -1691,10 +1708,10 @@ def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[
         for o in (addr, same):
             o.location = op.location
         current.add_ops([addr, same, xllvm.CondBrOp(same.res, hit, [], miss, [])])
-        _direct_call(op, name, args, hit, join)
+        direct.add(_direct_call(op, name, args, hit, join))
         current = miss
     if targets.complete:
-        _direct_call(op, names[-1], args, current, join)
+        direct.add(_direct_call(op, names[-1], args, current, join))
     else:
         op.detach()
         current.add_op(op)
@@ -1705,7 +1722,7 @@ def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[
     op.erase()
 
 
-def _direct_call(op: xllvm.CallOp, name: str, args: list[SSAValue], block: Block, join: Block) -> None:
+def _direct_call(op: xllvm.CallOp, name: str, args: list[SSAValue], block: Block, join: Block) -> xllvm.CallOp:
     """A copy of indirect call `op` calling @name, ending `block` with a branch to `join`."""
     props = dict(op.properties)
     props["callee"] = SymbolRefAttr(name)
@@ -1716,6 +1733,7 @@ def _direct_call(op: xllvm.CallOp, name: str, args: list[SSAValue], block: Block
     )  # fmt: skip
     call.location = op.location
     block.add_ops([call, xllvm.BrOp(join, *call.results)])
+    return call
 
 
 def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribute, views: Views,
@@ -1826,6 +1844,8 @@ class GradientGenerator:
         self.callees: CalleeIndex | None = None
         self.unresolved_calls: set[Operation] = set()
         """Indirect calls kept beside the direct calls to their guessed candidates."""
+        self.pointer_calls: set[Operation] = set()
+        """Direct calls that replace indirect ones (for error messages)."""
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1888,7 +1908,7 @@ class GradientGenerator:
             replace_reallocation(prepared, self.module)
             if self.callees is None:
                 self.callees = CalleeIndex(self.module)
-            resolve_indirect_calls(prepared, self.callees, self.unresolved_calls)
+            resolve_indirect_calls(prepared, self.callees, self.unresolved_calls, self.pointer_calls)
             for op in prepared.walk():
                 like = self.hints.like.get(callee_name(op) or "")
                 if like is not None:
@@ -1924,14 +1944,14 @@ class GradientGenerator:
         self.module.body.block.add_op(wrapper)
         return name
 
-    def message_global(self, text: str) -> str:
-        """A constant C string holding `text` (a message the generated code prints)."""
-        data = text.encode("ascii", errors="replace")[:400].decode() + "\0"
+    def message_global(self, text: str) -> tuple[str, int]:
+        """A constant string holding `text` (a message the generated code prints), and its size."""
+        data = text.encode("ascii", errors="replace")[:400].decode()
         name = self._fresh_name("xenzyme.message")
         g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private",
                            constant=True, value=StringAttr(data))  # fmt: skip
         self.module.body.block.add_op(g)
-        return name
+        return name, len(data)
 
     def _fresh_name(self, base: str) -> str:
         taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}
