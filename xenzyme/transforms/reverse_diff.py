@@ -1672,18 +1672,21 @@ def resolve_indirect_calls(fn: xllvm.FuncOp, index: CalleeIndex, unresolved: set
 
 
 def _may_carry_derivatives(op: xllvm.CallOp) -> bool:
+    """Whether the call passes or returns floats or pointers (which activity may make active)."""
     values = [*op.args[1:], *op.results]
     return any(carries_derivative(v.type) or is_pointer_like(v.type) for v in values)
 
 
 def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[Operation],
                             direct: set[Operation]) -> None:
+    """Split `op`'s block at `op`: compare the pointer with each candidate in turn, each hit
+    calling it directly and branching to the rest of the block, which receives the result."""
     block = op.parent_block()
     assert block is not None and block.parent is not None
     region = block.parent
     join = Block()
     region.insert_block_after(join, block)
-    following = []
+    following: list[Operation] = []
     nxt = op.next_op
     while nxt is not None:
         following.append(nxt)
@@ -1691,10 +1694,8 @@ def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[
     for o in following:
         o.detach()
         join.add_op(o)
-    result = None
     if op.returned is not None:
-        result = join.insert_arg(op.returned.type, 0)
-        op.returned.replace_all_uses_with(result)
+        op.returned.replace_all_uses_with(join.insert_arg(op.returned.type, 0))
     ptr, args = op.args[0], list(op.args[1:])
     names = targets.names
     compared = names[:-1] if targets.complete else names
