@@ -191,6 +191,8 @@ class ReverseBuilder:
     ):
         self.module = module
         self.generator = generator
+        if generator is not None:
+            fn = generator.resolved(fn, activities, ret_activity)
         self.split = split
         """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
         joined by a tape that holds every cache; otherwise one function does both."""
@@ -1653,28 +1655,21 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
             op.erase()
 
 
-def resolve_indirect_calls(fn: xllvm.FuncOp, index: CalleeIndex, unresolved: set[Operation],
-                           direct: set[Operation]) -> None:
-    """Each indirect call that may carry derivatives becomes a chain of pointer comparisons
-    choosing among direct calls to its candidate callees, which are then differentiated like
-    any direct call (the reverse sweep follows the branch the forward sweep took).  When the
-    candidates are only guessed, the original indirect call stays for any other pointer and
-    joins `unresolved`: reached with derivatives, it stops the program."""
+def resolve_indirect_calls(fn: xllvm.FuncOp, calls: list[xllvm.CallOp], index: CalleeIndex,
+                           unresolved: set[Operation], direct: set[Operation]) -> None:
+    """Each of the indirect `calls` of `fn` (derivatives flow through them) becomes a chain of
+    pointer comparisons choosing among direct calls to its candidate callees, which are then
+    differentiated like any direct call (the reverse sweep follows the branch the forward sweep
+    took).  When the candidates are only guessed, the original indirect call stays for any
+    other pointer and joins `unresolved`: reached with derivatives, it stops the program."""
     try:
         cfg = CFG(fn.body)
     except IrreducibleControlFlow:
         return  # reported when the function is differentiated
-    calls = [op for b in cfg.rpo for op in b.ops if is_indirect_call(op) and _may_carry_derivatives(op)]
     plans = [(op, index.targets(op, cfg)) for op in calls]  # (all traced before any block is split)
     for op, targets in plans:
         if targets.names:
             _dispatch_indirect_call(op, targets, unresolved, direct)
-
-
-def _may_carry_derivatives(op: xllvm.CallOp) -> bool:
-    """Whether the call passes or returns floats or pointers (which activity may make active)."""
-    values = [*op.args[1:], *op.results]
-    return any(carries_derivative(v.type) or is_pointer_like(v.type) for v in values)
 
 
 def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[Operation],
@@ -1847,6 +1842,7 @@ class GradientGenerator:
         """Indirect calls kept beside the direct calls to their guessed candidates."""
         self.pointer_calls: set[Operation] = set()
         """Direct calls that replace indirect ones (for error messages)."""
+        self.resolved_copies: dict[tuple[str, tuple[int, ...]], xllvm.FuncOp] = {}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1907,9 +1903,6 @@ class GradientGenerator:
             prepared = self.prepared[name] = fn.clone()
             retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, self.tbaa)
             replace_reallocation(prepared, self.module)
-            if self.callees is None:
-                self.callees = CalleeIndex(self.module)
-            resolve_indirect_calls(prepared, self.callees, self.unresolved_calls, self.pointer_calls)
             for op in prepared.walk():
                 like = self.hints.like.get(callee_name(op) or "")
                 if like is not None:
@@ -1919,6 +1912,33 @@ class GradientGenerator:
                                            ["name a libm function (log1p, exp, sin, ...)"])  # fmt: skip
                     op.attributes[FUNCTION_LIKE_ATTR] = StringAttr(like)
         return prepared
+
+    def resolved(self, prepared: xllvm.FuncOp, acts: Sequence[str], ret: str) -> xllvm.FuncOp:
+        """`prepared`, or for these activities a copy in which the indirect calls that
+        derivatives flow through choose among direct calls (`resolve_indirect_calls`); indirect
+        calls without derivatives stay as they are."""
+        ops = list(prepared.walk())
+        if not any(is_indirect_call(op) for op in ops):
+            return prepared
+        try:
+            cfg = CFG(prepared.body)
+        except IrreducibleControlFlow:
+            return prepared  # reported by the builder
+        constant = {n for n, g in self._globals().items() if g.constant is not None}
+        info = analyze_activity(cfg, list(cfg.entry.args), acts, ret, constant)
+        active = tuple(i for i, op in enumerate(ops) if is_indirect_call(op)
+                       and any(v in info.varied or v in info.shadowed for v in (*op.operands[1:], *op.results)))  # fmt: skip
+        if not active:
+            return prepared
+        key = (prepared.sym_name.data, active)
+        if key not in self.resolved_copies:
+            copy = prepared.clone()
+            calls = [op for i, op in enumerate(copy.walk()) if i in active]
+            if self.callees is None:
+                self.callees = CalleeIndex(self.module)
+            resolve_indirect_calls(copy, calls, self.callees, self.unresolved_calls, self.pointer_calls)
+            self.resolved_copies[key] = copy
+        return self.resolved_copies[key]
 
     def function(self, name: str) -> xllvm.FuncOp | None:
         """A function of this module, defined or declared."""

@@ -5,7 +5,8 @@
 ; calls to their augmented forward functions, and the reverse sweep calls the reverse function
 ; of the one the forward sweep took.  The pointer %g, an argument, may hold any function of its
 ; type whose address is taken (@sq, @cube, @half): those are compared in turn, and any other
-; pointer stops the program (write + abort) instead of producing a wrong derivative.
+; pointer stops the program (write + abort) instead of producing a wrong derivative.  The
+; second call through %g has no derivative: it stays an indirect call.
 
 @ops = internal constant [2 x ptr] [ptr @sq, ptr @cube], align 16
 @keep = global ptr @half, align 8
@@ -33,7 +34,9 @@ define double @f(double %x, i64 %k, ptr %g) {
   %op = load ptr, ptr %slot, align 8
   %a = call double %op(double %x)
   %b = call double %g(double %a)
-  ret double %b
+  %c = call double %g(double 2.000000e+00)
+  %r = fadd double %b, %c
+  ret double %r
 }
 
 define double @df(double %x, i64 %k, ptr %g) {
@@ -67,6 +70,8 @@ define double @df(double %x, i64 %k, ptr %g) {
 ; CHECK-DAG:     llvm.call @augmented_half(%[[A]])
 ; CHECK-DAG:     llvm.call @augmented_cube(%[[A]])
 ; CHECK-DAG:     llvm.call @augmented_sq(%[[A]])
+; CHECK:         %{{.*}} = llvm.call %[[G]](%{{.*}}) : !llvm.ptr, (f64) -> f64
+; CHECK-NOT:     llvm.icmp "eq" %[[G]]
 
 ; The reverse sweep: the branch taken was recorded; the matching reverse function is called.
 ; CHECK:         %[[WHICH:.*]] = autodiff.cache.peek %{{.*}} : !autodiff.cache<i8>
