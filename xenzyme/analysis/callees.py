@@ -22,7 +22,7 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import BlockArgument, SSAValue
 
-from xenzyme.analysis.alias import UNKNOWN, pointer_roots, underlying_objects
+from xenzyme.analysis.alias import UNKNOWN, underlying_objects
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.dialects import llvm_ext as ext
 
@@ -76,7 +76,10 @@ class CalleeIndex:
     def _trace(self, v: SSAValue, cfg: CFG | None, depth: int) -> set[str] | None:
         """The functions `v` may be the address of (None: unknown)."""
         out: set[str] = set()
-        for root in pointer_roots(v, cfg):
+        roots = _origins(v, cfg)
+        if roots is None:
+            return None
+        for root in roots:
             if isinstance(root, BlockArgument):
                 return None  # an argument of the function
             owner = root.owner
@@ -131,6 +134,30 @@ class CalleeIndex:
                     return None
                 out |= found
         return out
+
+
+def _origins(v: SSAValue, cfg: CFG | None, limit: int = 64) -> list[SSAValue] | None:
+    """The values `v` is chosen from through selects and block arguments (None: too many to
+    follow, or a block argument without a CFG to follow it by)."""
+    out: list[SSAValue] = []
+    seen: set[SSAValue] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if len(seen) > limit:
+            return None
+        if isinstance(x, BlockArgument) and x.block is not x.block.parent_region().blocks.first:  # type: ignore[union-attr]
+            if cfg is None:
+                return None
+            work += [cfg.incoming(x.block, p)[x.index] for p in cfg.preds.get(x.block, [])]
+        elif isinstance(x.owner, ext.SelectOp):
+            work += [x.owner.lhs, x.owner.rhs]
+        else:
+            out.append(x)
+    return out
 
 
 def is_indirect_call(op: object) -> bool:
