@@ -266,6 +266,27 @@ double df(double x, int k) { return __enzyme_autodiff((void *)f, x, k); }
          "function with no known derivative", "__enzyme_register_gradient_mystery"),
     ),
     Case(
+        "indirect_call_candidate_fails",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+typedef double (*fn)(double);
+double mystery(double);
+__attribute__((noinline)) double wrapped(double x) { return mystery(x) + x; }
+__attribute__((noinline)) double square(double x) { return x * x; }
+static double f(double x, fn g) {
+  return g(x) * x;
+}
+double df(double x) {
+  return __enzyme_autodiff((void *)f, x, enzyme_const, square) + __enzyme_autodiff((void *)f, x, enzyme_const, wrapped);
+}
+""",
+        5,
+        ("cannot differentiate @wrapped", "no derivative is known for external function @mystery",
+         "note: @wrapped is differentiated as a function that the function pointer called in @f",
+         "may point to"),
+    ),
+    Case(
         "irreducible_goto",
         """\
 extern double __enzyme_autodiff(void *, ...);

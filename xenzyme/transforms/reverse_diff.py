@@ -547,7 +547,15 @@ class ReverseBuilder:
         assert isinstance(op, xllvm.CallOp)
         fn = self._callee(op)
         assert fn is not None
-        plan = self.call_plans[op] = self._call_plan(op, fn)
+        try:
+            plan = self.call_plans[op] = self._call_plan(op, fn)
+        except XenzymeError as exc:
+            if self.generator is None or op not in self.generator.pointer_calls:
+                raise
+            loc = location_of(op, self.filename)
+            exc.notes = [*exc.notes, f"@{fn.sym_name.data} is differentiated as a function that the function pointer "
+                                     f"called in @{self.fname}" + (f" ({loc})" if loc else "") + " may point to"]  # fmt: skip
+            raise
         e = self.e
         args: list[SSAValue] = []
         for o, a in zip(op.args, plan.activities, strict=True):
