@@ -56,8 +56,8 @@ class CalleeIndex:
         }
         self.address_taken: set[str] = set()
         for op in module.walk():
-            if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() in self.functions:
-                self.address_taken.add(op.global_name.string_value())
+            if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() in self.functions and op.result.uses:
+                self.address_taken.add(op.global_name.string_value())  # (unused: left by raise-enzyme-calls)
         self.cfgs: dict[str, CFG | None] = {}
 
     def targets(self, op: xllvm.CallOp, cfg: CFG) -> Targets:
@@ -67,7 +67,8 @@ class CalleeIndex:
             names = [n for n in self.address_taken if self._matches(n, ftype)]
             return Targets(sorted(names, key=self.order.__getitem__), False)
         names = [n for n in found if self._matches(n, ftype)]
-        return Targets(sorted(names, key=self.order.__getitem__), True)
+        # A function of another type, called through a cast pointer, is left to the stop.
+        return Targets(sorted(names, key=self.order.__getitem__), len(names) == len(found))
 
     def _matches(self, name: str, ftype: ext.LLVMFunctionType) -> bool:
         t = self.functions[name].function_type
