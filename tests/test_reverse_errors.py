@@ -244,7 +244,47 @@ static double f(double x, fn g) {
 double df(double x, fn g) { return __enzyme_autodiff((void *)f, x, enzyme_const, g); }
 """,
         5,
-        ("cannot differentiate @f", "indirect calls", "note: call the function directly"),
+        ("cannot differentiate @f", "indirect call (through a function pointer)",
+         "no function of this module of its type (f64 (f64)) has its address taken",
+         "note: pass the address of a function defined in this module"),
+    ),
+    Case(
+        "indirect_call_external_candidate",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+typedef double (*fn)(double);
+double mystery(double);
+__attribute__((noinline)) double square(double x) { return x * x; }
+static fn const TABLE[2] = {square, mystery};
+static double f(double x, int k) {
+  return TABLE[k & 1](x) * x;
+}
+double df(double x, int k) { return __enzyme_autodiff((void *)f, x, k); }
+""",
+        7,
+        ("cannot differentiate @f", "@mystery, which the function pointer called here may point to, is an external "
+         "function with no known derivative", "__enzyme_register_gradient_mystery"),
+    ),
+    Case(
+        "indirect_call_candidate_fails",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+typedef double (*fn)(double);
+double mystery(double);
+__attribute__((noinline)) double wrapped(double x) { return mystery(x) + x; }
+__attribute__((noinline)) double square(double x) { return x * x; }
+static double f(double x, fn g) {
+  return g(x) * x;
+}
+double df(double x) {
+  return __enzyme_autodiff((void *)f, x, enzyme_const, square) + __enzyme_autodiff((void *)f, x, enzyme_const, wrapped);
+}
+""",
+        5,
+        ("cannot differentiate @wrapped", "no derivative is known for external function @mystery",
+         "note: @wrapped is differentiated as a function that the function pointer called in @f",
+         "may point to"),
     ),
     Case(
         "irreducible_goto",
@@ -498,3 +538,40 @@ def test_reverse_error(case: Case, level: str, tmp_path: Path) -> None:
     assert where in out, f"expected the error at {where!r}:\n{out}"
     for fragment in case.expect:
         assert fragment in out, f"expected {fragment!r} in:\n{out}"
+
+
+def test_indirect_call_unknown_target_stops(tmp_path: Path) -> None:
+    """A function pointer that leads, at run time, to none of the functions whose derivatives
+    were generated for the call (here: a function of another file) stops the program with a
+    message instead of computing a wrong derivative; the known target works."""
+    (tmp_path / "main.c").write_text("""\
+#include <stdio.h>
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+typedef double (*fn)(double);
+fn elsewhere_pointer(void);
+__attribute__((noinline)) double square(double x) { return x * x; }
+static double f(double x, fn g) { return g(x) * x; }
+int main(void) {
+  printf("known %g\\n", __enzyme_autodiff((void *)f, 1.5, enzyme_const, square));
+  fflush(stdout);
+  printf("unknown %g\\n", __enzyme_autodiff((void *)f, 1.5, enzyme_const, elsewhere_pointer()));
+  return 0;
+}
+""")
+    (tmp_path / "other.c").write_text("""\
+int enzyme_const;
+static double cube(double x) { return x * x * x; }
+double (*elsewhere_pointer(void))(double) { return cube; }
+""")
+    ll = tmp_path / "main.ll"
+    r = run([clang(), "-O2", "-g", "-S", "-emit-llvm", "main.c", "-o", str(ll)], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = run([*XENZYME_OPT, str(ll), "-p", "enzyme", "-t", "obj", "-o", str(tmp_path / "main.o")])
+    assert r.returncode == 0, r.stderr
+    r = run([clang(), "main.o", "other.c", "-lm", "-o", "prog"], cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    r = run([str(tmp_path / "prog")], cwd=tmp_path)
+    assert "known 6.75" in r.stdout, r.stdout
+    assert r.returncode != 0 and "unknown" not in r.stdout, r.stdout
+    assert "main.c:7" in r.stderr and "a function pointer leads to a function that is not one of the candidates" in r.stderr, r.stderr

@@ -78,6 +78,7 @@ from xenzyme.analysis.alias import (
     store_destinations,
     underlying_objects,
 )
+from xenzyme.analysis.callees import CalleeIndex, Targets, call_type, is_indirect_call
 from xenzyme.analysis.cfg import (
     CFG,
     AffineIV,
@@ -198,6 +199,8 @@ class ReverseBuilder:
     ):
         self.module = module
         self.generator = generator
+        if generator is not None:
+            fn = generator.resolved(fn, activities, ret_activity)
         self.split = split
         """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
         joined by a tape that holds every cache; otherwise one function does both."""
@@ -245,6 +248,7 @@ class ReverseBuilder:
         self.fwd_entry_ops: list[Operation] = []
         self.rev_entry_ops: list[Operation] = []
         self.call_plans: dict[Operation, _CallPlan] = {}
+        self.trapped_calls: set[Operation] = set()
         self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
         self.dominates_returns = {
             b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)
@@ -455,6 +459,9 @@ class ReverseBuilder:
             return
         if isinstance(op, ad.AutodiffOp):
             self.fail(op, "nested derivative requests are not supported in reverse mode yet")
+        if self._unresolved_with_derivatives(op):
+            self._forward_unresolved_call(op)
+            return
         if self._differentiated_call(op):
             self._forward_call(op)
             return
@@ -559,7 +566,15 @@ class ReverseBuilder:
         assert isinstance(op, xllvm.CallOp)
         fn = self._callee(op)
         assert fn is not None
-        plan = self.call_plans[op] = self._call_plan(op, fn)
+        try:
+            plan = self.call_plans[op] = self._call_plan(op, fn)
+        except XenzymeError as exc:
+            if self.generator is None or op not in self.generator.pointer_calls:
+                raise
+            loc = location_of(op, self.filename)
+            exc.notes = [*exc.notes, f"@{fn.sym_name.data} is differentiated as a function that the function pointer "
+                                     f"called in @{self.fname}" + (f" ({loc})" if loc else "") + " may point to"]  # fmt: skip
+            raise
         e = self.e
         args: list[SSAValue] = []
         for o, a in zip(op.args, plan.activities, strict=True):
@@ -628,6 +643,35 @@ class ReverseBuilder:
         if name not in ("free", "_ZdlPv", "_ZdaPv"):
             return  # (sized and aligned deletes need arguments the reverse sweep lacks)
         self.e.insert(_call(name, [self.shadow(r)], None))
+
+    def _unresolved_with_derivatives(self, op: Operation) -> bool:
+        """An indirect call left for pointers to none of its guessed candidates, which
+        derivatives would flow through."""
+        if self.generator is None or op not in self.generator.unresolved_calls:
+            return False
+        info = self.info
+        return any(v in info.varied or v in info.shadowed for v in (*op.operands[1:], *op.results))
+
+    def _forward_unresolved_call(self, op: Operation) -> None:
+        """Stop the program with a message: the pointer leads to a function whose derivative
+        was not generated, so going on would compute a wrong derivative."""
+        e = self.e
+        loc = location_of(op, self.filename)
+        where = f"{loc}: " if loc is not None else ""
+        text = (f"xenzyme: {where}in the derivative of @{self.fname}, a function pointer leads to a function "
+                "that is not one of the candidates differentiated for this indirect call; stopping\n")  # fmt: skip
+        msg, size = self.generator.message_global(text)  # type: ignore[union-attr]
+        ptr = ext.LLVMPointerType()
+        ensure_declaration(self.module, "write", ext.LLVMFunctionType([i32, ptr, i64], i64))
+        ensure_declaration(self.module, "abort", ext.LLVMFunctionType([], ext.LLVMVoidType()))
+        stderr = e.insert(xllvm.ConstantOp(IntegerAttr(2, i32), i32))
+        e.insert(_call("write", [stderr, e.insert(xllvm.AddressOfOp(msg, ptr)), i64_const(e, size)], i64))
+        e.insert(_call("abort", [], None))
+        for r in op.results:
+            self.fwd[r] = e.insert(xllvm.UndefOp(r.type))
+            if r in self.info.shadowed:
+                self.fshadow[r] = self.fwd[r]
+        self.trapped_calls.add(op)
 
     def _forward_shadow(self, op: Operation, new: Operation, builder: Builder) -> None:
         """Shadow pointers for pointer results that need them, and shadow writes of pointers."""
@@ -988,6 +1032,8 @@ class ReverseBuilder:
         if op in self.call_plans:
             self._reverse_call(op)
             return
+        if op in self.trapped_calls:
+            return  # never reached: the forward sweep stopped the program there
         info = self.info
         if isinstance(op, ext.StoreOp):
             if op.ptr in info.shadowed and carries_derivative(op.value.type):
@@ -1053,8 +1099,12 @@ class ReverseBuilder:
         if isinstance(op, xllvm.CallOp):
             callee = op.callee.string_value() if op.callee is not None else None
             if callee is None:
-                self.fail(op, "indirect calls (through a function pointer) with active arguments are not supported yet",
-                          ["call the function directly so that it can be inlined, or mark its arguments enzyme_const"])  # fmt: skip
+                self._fail_unknown_callee(op)
+            if self.generator is not None and op in self.generator.pointer_calls:
+                self.fail(op, f"@{callee}, which the function pointer called here may point to, is an external "
+                              "function with no known derivative",
+                          [f"give it one with __enzyme_register_gradient_{callee}, define it in this module, "
+                           "or mark it inactive (__enzyme_inactivefn)"])  # fmt: skip
             defined = any(isinstance(o, xllvm.FuncOp) and o.sym_name.data == callee and o.body.blocks for o in self.module.ops)
             if defined:
                 self.fail(op, f"the call to @{callee} (not inlined) has active arguments; calls are not supported yet",
@@ -1063,6 +1113,16 @@ class ReverseBuilder:
                       [f"give one with __enzyme_register_gradient_{callee}, or mark it inactive"])  # fmt: skip
         self.fail(op, f"no derivative rule for '{op.name}'",
                   ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
+
+    def _fail_unknown_callee(self, op: xllvm.CallOp) -> NoReturn:
+        """An indirect call with derivatives whose pointer may hold no function of this module."""
+        ftype = call_type(op)
+        args = ", ".join(str(t) for t in ftype.inputs.data)
+        self.fail(op, "an indirect call (through a function pointer) has active arguments, but no function of "
+                      f"this module of its type ({ftype.output} ({args})) has its address taken: the function "
+                      "it calls is not in this module, so no derivative can be generated for it",
+                  ["pass the address of a function defined in this module (its derivative is generated), "
+                   "or mark the arguments enzyme_const"])  # fmt: skip
 
     def _forward_copy_shadows(self, op: Operation) -> None:
         """A copy of pointers copies their shadows too."""
@@ -1625,6 +1685,83 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
             op.erase()
 
 
+def resolve_indirect_calls(fn: xllvm.FuncOp, calls: list[xllvm.CallOp], index: CalleeIndex,
+                           unresolved: set[Operation], direct: set[Operation]) -> None:
+    """Each of the indirect `calls` of `fn` (derivatives flow through them) becomes a chain of
+    pointer comparisons choosing among direct calls to its candidate callees, which are then
+    differentiated like any direct call (the reverse sweep follows the branch the forward sweep
+    took).  When the candidates are only guessed, the original indirect call stays for any
+    other pointer and joins `unresolved`: reached with derivatives, it stops the program."""
+    try:
+        cfg = CFG(fn.body)
+    except IrreducibleControlFlow:
+        return  # reported when the function is differentiated
+    plans = [(op, index.targets(op, cfg)) for op in calls]  # (all traced before any block is split)
+    for op, targets in plans:
+        if targets.names:
+            _dispatch_indirect_call(op, targets, unresolved, direct)
+
+
+def _dispatch_indirect_call(op: xllvm.CallOp, targets: Targets, unresolved: set[Operation],
+                            direct: set[Operation]) -> None:
+    """Split `op`'s block at `op`: compare the pointer with each candidate in turn, each hit
+    calling it directly and branching to the rest of the block, which receives the result."""
+    block = op.parent_block()
+    assert block is not None and block.parent is not None
+    region = block.parent
+    join = Block()
+    region.insert_block_after(join, block)
+    following: list[Operation] = []
+    nxt = op.next_op
+    while nxt is not None:
+        following.append(nxt)
+        nxt = nxt.next_op
+    for o in following:
+        o.detach()
+        join.add_op(o)
+    if op.returned is not None:
+        op.returned.replace_all_uses_with(join.insert_arg(op.returned.type, 0))
+    ptr, args = op.args[0], list(op.args[1:])
+    names = targets.names
+    compared = names[:-1] if targets.complete else names
+    current = block
+    for name in compared:
+        addr = xllvm.AddressOfOp(name, ext.LLVMPointerType())
+        same = ext.ICmpOp(ptr, addr.result, "eq")
+        hit, miss = Block(), Block()
+        region.insert_block_before(hit, join)
+        region.insert_block_before(miss, join)
+        for o in (addr, same):
+            o.location = op.location
+        current.add_ops([addr, same, xllvm.CondBrOp(same.res, hit, [], miss, [])])
+        direct.add(_direct_call(op, name, args, hit, join))
+        current = miss
+    if targets.complete:
+        direct.add(_direct_call(op, names[-1], args, current, join))
+    else:
+        op.detach()
+        current.add_op(op)
+        current.add_op(xllvm.BrOp(join, *op.results))
+        unresolved.add(op)
+        return
+    op.detach()
+    op.erase()
+
+
+def _direct_call(op: xllvm.CallOp, name: str, args: list[SSAValue], block: Block, join: Block) -> xllvm.CallOp:
+    """A copy of indirect call `op` calling @name, ending `block` with a branch to `join`."""
+    props = dict(op.properties)
+    props["callee"] = SymbolRefAttr(name)
+    props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(args), len(op.op_bundle_operands)])
+    call = xllvm.CallOp.create(
+        operands=[*args, *op.op_bundle_operands], result_types=[r.type for r in op.results],
+        properties=props, attributes=dict(op.attributes),
+    )  # fmt: skip
+    call.location = op.location
+    block.add_ops([call, xllvm.BrOp(join, *call.results)])
+    return call
+
+
 def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribute, views: Views,
                       tbaa: TBAA | None) -> Attribute | None:
     """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
@@ -1732,6 +1869,12 @@ class GradientGenerator:
         self.hints = Hints.of(module)
         self.tbaa = TBAA(module)
         self.custom_wrappers: dict[str, str] = {}
+        self.callees: CalleeIndex | None = None
+        self.unresolved_calls: set[Operation] = set()
+        """Indirect calls kept beside the direct calls to their guessed candidates."""
+        self.pointer_calls: set[Operation] = set()
+        """Direct calls that replace indirect ones (for error messages)."""
+        self.resolved_copies: dict[tuple[str, tuple[int, ...]], xllvm.FuncOp] = {}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
 
@@ -1819,6 +1962,33 @@ class GradientGenerator:
                     op.attributes[FUNCTION_LIKE_ATTR] = StringAttr(like)
         return prepared
 
+    def resolved(self, prepared: xllvm.FuncOp, acts: Sequence[str], ret: str) -> xllvm.FuncOp:
+        """`prepared`, or for these activities a copy in which the indirect calls that
+        derivatives flow through choose among direct calls (`resolve_indirect_calls`); indirect
+        calls without derivatives stay as they are."""
+        ops = list(prepared.walk())
+        if not any(is_indirect_call(op) for op in ops):
+            return prepared
+        try:
+            cfg = CFG(prepared.body)
+        except IrreducibleControlFlow:
+            return prepared  # reported by the builder
+        constant = {n for n, g in self._globals().items() if g.constant is not None}
+        info = analyze_activity(cfg, list(cfg.entry.args), acts, ret, constant)
+        active = tuple(i for i, op in enumerate(ops) if is_indirect_call(op)
+                       and any(v in info.varied or v in info.shadowed for v in (*op.operands[1:], *op.results)))  # fmt: skip
+        if not active:
+            return prepared
+        key = (prepared.sym_name.data, active)
+        if key not in self.resolved_copies:
+            copy = prepared.clone()
+            calls = [op for i, op in enumerate(copy.walk()) if i in active]
+            if self.callees is None:
+                self.callees = CalleeIndex(self.module)
+            resolve_indirect_calls(copy, calls, self.callees, self.unresolved_calls, self.pointer_calls)
+            self.resolved_copies[key] = copy
+        return self.resolved_copies[key]
+
     def function(self, name: str) -> xllvm.FuncOp | None:
         """A function of this module, defined or declared."""
         for op in self.module.ops:
@@ -1843,6 +2013,15 @@ class GradientGenerator:
                                linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
         self.module.body.block.add_op(wrapper)
         return name
+
+    def message_global(self, text: str) -> tuple[str, int]:
+        """A constant string holding `text` (a message the generated code prints), and its size."""
+        data = text.encode("ascii", errors="replace")[:400].decode()
+        name = self._fresh_name("xenzyme.message")
+        g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private",
+                           constant=True, value=StringAttr(data))  # fmt: skip
+        self.module.body.block.add_op(g)
+        return name, len(data)
 
     def _fresh_name(self, base: str) -> str:
         taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}
