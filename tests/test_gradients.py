@@ -32,11 +32,11 @@ def extra_cflags(program: Path) -> list[str]:
     return first[len(_CFLAGS) :].split() if first.startswith(_CFLAGS) else []
 
 
-def _build_and_run(program: Path, level: str, pipeline: str, tmp_path: Path) -> None:
+def _build_and_run(program: Path, level: str, pipeline: str, tmp_path: Path, flags: tuple[str, ...] = ()) -> None:
     ll = tmp_path / "prog.ll"
     obj = tmp_path / "prog.o"
     exe = tmp_path / "prog"
-    r = run([clang(), level, *extra_cflags(program), "-S", "-emit-llvm", str(program), "-o", str(ll)])
+    r = run([clang(), level, *flags, *extra_cflags(program), "-S", "-emit-llvm", str(program), "-o", str(ll)])
     assert r.returncode == 0, r.stderr
     r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
     assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"
@@ -56,3 +56,12 @@ def test_gradient_program(program: Path, level: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_gradient_program_without_preopt(program: Path, tmp_path: Path) -> None:
     _build_and_run(program, "-O2", "enzyme{preopt=0}", tmp_path)
+
+
+DEBUG_PROGRAMS = PROGRAMS[::6]
+
+
+@pytest.mark.parametrize("program", DEBUG_PROGRAMS, ids=[p.stem for p in DEBUG_PROGRAMS])
+def test_gradient_program_with_debug_info(program: Path, tmp_path: Path) -> None:
+    """Every sixth program, compiled with -g: debug records and metadata must not get in the way."""
+    _build_and_run(program, "-O2", "enzyme", tmp_path, ("-g",))

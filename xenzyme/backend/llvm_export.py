@@ -1173,7 +1173,12 @@ class FunctionWriter:
         return ""
 
     def _suffix(self, op: Operation) -> str:
-        s = _md_suffix(op.attributes.get("md")) if op.attributes else ""
+        md = op.attributes.get("md") if op.attributes else None
+        if not self.debug and isinstance(md, ext.MetadataAttachmentsAttr) and md.get("DIAssignID") is not None:
+            # An instruction copied out of a function with debug info into one without (a
+            # generated derivative): its assignment ID belongs to the original's debug records.
+            md = ext.MetadataAttachmentsAttr.from_pairs([(k, n) for k, n in md.pairs() if k != "DIAssignID"])
+        s = _md_suffix(md)
         return s + self._dbg(op.location) if self.debug else s
 
     def _emit(self, op: Operation, text: str) -> None:

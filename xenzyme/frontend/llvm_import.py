@@ -2494,10 +2494,14 @@ class FunctionReader:
                 if depth == 0:
                     cur.next()
                     break
-            if _is_type_start(tok) and cur.peek(1).startswith("%"):
+            # A typed value: `ptr %0`, or a type of several tokens (`<2 x float> %0`).
+            if _is_type_start(tok) and (cur.peek(1).startswith("%") or tok in ("<", "[", "{")):
                 start = cur.pos
-                t = self.m.parse_type(cur)
-                if cur.peek().startswith("%"):
+                try:
+                    t = self.m.parse_type(cur)
+                except (_Unsupported, ValueError):  # not a type: a constant such as `<double 1.0, ...>`
+                    t = None
+                if t is not None and cur.peek().startswith("%"):
                     parts.append(f"${len(operands)}")
                     operands.append(self.value(cur, t))
                     continue
