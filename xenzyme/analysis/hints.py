@@ -4,6 +4,10 @@ Globals whose names start with these prefixes hold function addresses (the attri
 need a clang that knows them; these survive plain clang):
 
     void *__enzyme_register_gradient_NAME[] = {fn, augment, gradient};
+        // augment(args) -> void *tape            (fn returns void)
+        //               -> {void *tape; T result} (fn returns T)
+        // gradient(args, [T differet,] void *tape) -> derivatives of the float arguments
+        // (args: fn's arguments, each pointer followed by its shadow)
     void *__enzyme_function_like[] = {fn, "log1p"};   // differentiate fn as libm's log1p
     void *__enzyme_inactivefn[] = {fn, ...};          // fn has no derivative
 
