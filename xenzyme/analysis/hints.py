@@ -13,7 +13,7 @@ need a clang that knows them; these survive plain clang):
 
 Reading them is an analysis: passes ask `Hints.of(module)` and decide what to do.  The one
 rewrite here, `keep_hinted_calls`, runs before LLVM's optimiser, which would otherwise inline
-the functions the hints are about.
+the functions the hints are about (and those given a rule with `xenzyme.derivative`).
 """
 
 from __future__ import annotations
@@ -93,8 +93,11 @@ def _string(g: Operation | None) -> str | None:
 
 
 def keep_hinted_calls(module: ModuleOp) -> None:
-    """Mark the functions hints are about `noinline`, so that their calls stay calls."""
-    names = Hints.of(module).functions
+    """Mark the functions hints are about, and those with a derivative rule registered from
+    Python, `noinline`, so that their calls stay calls."""
+    from xenzyme.rules.registry import RULES
+
+    names = Hints.of(module).functions | set(RULES)
     for op in module.ops:
         if isinstance(op, xllvm.FuncOp) and op.sym_name.data in names and op.body.blocks:
             words = list(op.passthrough.data) if op.passthrough is not None else []
