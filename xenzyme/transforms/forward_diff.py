@@ -73,7 +73,7 @@ from xenzyme.rules import PURE_CALL_ATTRS, Emitter, zero_constant
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.llvm import tangent_rule_for
 from xenzyme.rules.memory import ZERO, CopyPlan, copy_helper
-from xenzyme.transforms.reverse_diff import location_of, retype_float_accesses
+from xenzyme.transforms.reverse_diff import copy_byval_arguments, location_of, retype_float_accesses
 
 _PTR = ext.LLVMPointerType()
 _SKIPPED = ("llvm.dbg_record",)
@@ -858,6 +858,7 @@ class TangentGenerator:
         placeholder = xllvm.FuncOp(name, ext.LLVMFunctionType([], ext.LLVMVoidType()), linkage=xllvm.LinkageAttr("external"))
         self.module.body.block.insert_op_after(placeholder, fn)
         retype_float_accesses(fn, {k: g.global_type for k, g in self.globals().items()})
+        copy_byval_arguments(fn)
         tfn = ForwardBuilder(self, fn, list(key.activities), ret, width, name).build()
         self.module.body.block.insert_op_after(tfn, placeholder)
         placeholder.detach()

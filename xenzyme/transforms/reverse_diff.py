@@ -473,6 +473,9 @@ class ReverseBuilder:
         return any(v in info.varied or v in info.shadowed for v in (*op.operands, *op.results))
 
     def _call_plan(self, op: xllvm.CallOp, fn: xllvm.FuncOp) -> _CallPlan:
+        """The activities of a call's arguments and result.  An aggregate of floats passed or
+        returned by value ({double, double} in registers) is `active` like a float: the
+        reverse function returns its adjoint, or takes the result's as an aggregate."""
         info = self.info
         acts: list[str] = []
         for o in op.args:
@@ -480,9 +483,12 @@ class ReverseBuilder:
                 acts.append("active" if info.is_active(o) else "const")
             elif is_pointer_like(o.type) and not isinstance(o.type, VectorType):
                 acts.append("dup" if o in info.shadowed else "const")
-            elif o in info.varied:
-                self.fail(op, f"@{fn.sym_name.data} takes an aggregate with a derivative by value, which is not supported yet",
+            elif o in info.shadowed:
+                self.fail(op, f"@{fn.sym_name.data} takes an aggregate holding a pointer to active memory by value, "
+                              "which is not supported yet",
                           ["pass it through a pointer"])  # fmt: skip
+            elif carries_derivative(o.type):
+                acts.append("active" if info.is_active(o) else "const")
             else:
                 acts.append("const")
         ret = "none"
@@ -492,9 +498,12 @@ class ReverseBuilder:
                 ret = "active" if info.is_active(r) else "const"
             elif is_pointer_like(r.type) and r in info.shadowed:
                 ret = "dup"
-            elif r in info.varied:
-                self.fail(op, f"@{fn.sym_name.data} returns an aggregate with a derivative, which is not supported yet",
+            elif r in info.shadowed:
+                self.fail(op, f"@{fn.sym_name.data} returns an aggregate holding a pointer to active memory, "
+                              "which is not supported yet",
                           ["return it through a pointer argument"])  # fmt: skip
+            elif carries_derivative(r.type):
+                ret = "active" if info.is_active(r) else "const"
             else:
                 ret = "const"
         assert self.generator is not None
@@ -1582,6 +1591,30 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute], tbaa
                 _retype_store(op, views, tbaa)
 
 
+def copy_byval_arguments(fn: xllvm.FuncOp) -> None:
+    """A struct passed by value in memory (`byval`) is the callee's own copy, but the generated
+    functions take plain pointers: write to a copy made at entry, so that the caller's memory
+    keeps its value and the reverse of that copy returns the copy's adjoint to the caller's
+    shadow.  (Parameters LLVM knows are only read need no copy.)"""
+    attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    entry = fn.body.blocks.first
+    if entry is None:
+        return
+    for arg, d in zip(entry.args, attrs, strict=False):
+        t = d.data.get("llvm.byval") if isinstance(d, DictionaryAttr) else None
+        if t is None or "llvm.readonly" in d.data or not arg.uses or (sa := size_align(t)) is None:
+            continue
+        users = [u.operation for u in arg.uses]
+        if len(users) == 1 and isinstance(users[0], ext.MemcpyOp) and isinstance(users[0].args[0].owner, xllvm.AllocaOp):
+            continue  # (copied already)
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        copy = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                     properties={"elem_type": t, "alignment": IntegerAttr(sa[1], i64)})  # fmt: skip
+        n = xllvm.ConstantOp(IntegerAttr(sa[0], i64), i64)
+        arg.replace_all_uses_with(copy.results[0])
+        _prepend(entry, [one, copy, n, ext.MemcpyOp([copy.results[0], arg, n.result])])
+
+
 def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
     """`realloc` becomes malloc + copy + free, and `posix_memalign` an `aligned_alloc`: every heap
     object then has one allocation that returns it, which its shadow follows, and the adjoints of
@@ -1792,6 +1825,7 @@ class GradientGenerator:
             prepared = self.prepared[name] = fn.clone()
             retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, self.tbaa)
             replace_reallocation(prepared, self.module)
+            copy_byval_arguments(prepared)
             for op in prepared.walk():
                 like = self.hints.like.get(callee_name(op) or "")
                 if like is not None:
