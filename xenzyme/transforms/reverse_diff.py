@@ -483,8 +483,8 @@ class ReverseBuilder:
                 acts.append("active" if info.is_active(o) else "const")
             elif is_pointer_like(o.type) and not isinstance(o.type, VectorType):
                 acts.append("dup" if o in info.shadowed else "const")
-            elif o in info.shadowed:
-                self.fail(op, f"@{fn.sym_name.data} takes an aggregate holding a pointer to active memory by value, "
+            elif (o in info.shadowed or o in info.varied) and _holds_pointer(o.type):
+                self.fail(op, f"@{fn.sym_name.data} takes by value an aggregate that holds a pointer and carries derivatives, "
                               "which is not supported yet",
                           ["pass it through a pointer"])  # fmt: skip
             elif carries_derivative(o.type):
@@ -498,8 +498,8 @@ class ReverseBuilder:
                 ret = "active" if info.is_active(r) else "const"
             elif is_pointer_like(r.type) and r in info.shadowed:
                 ret = "dup"
-            elif r in info.shadowed:
-                self.fail(op, f"@{fn.sym_name.data} returns an aggregate holding a pointer to active memory, "
+            elif (r in info.shadowed or r in info.varied) and _holds_pointer(r.type):
+                self.fail(op, f"@{fn.sym_name.data} returns an aggregate that holds a pointer and carries derivatives, "
                               "which is not supported yet",
                           ["return it through a pointer argument"])  # fmt: skip
             elif carries_derivative(r.type):
@@ -1951,6 +1951,15 @@ class GradientGenerator:
             req.res.replace_all_uses_with(call.results[0])
         req.detach()
         req.erase()
+
+
+def _holds_pointer(t: Attribute) -> bool:
+    """Whether an aggregate has a pointer among its members."""
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        return any(_holds_pointer(m) for m in t.types.data)
+    if isinstance(t, ext.LLVMArrayType):
+        return _holds_pointer(t.type)
+    return is_pointer_like(t)
 
 
 def _sret_type(fn: xllvm.FuncOp) -> Attribute | None:
