@@ -8,6 +8,9 @@ need a clang that knows them; these survive plain clang):
         //               -> {void *tape; T result} (fn returns T)
         // gradient(args, [T differet,] void *tape) -> derivatives of the float arguments
         // (args: fn's arguments, each pointer followed by its shadow)
+    void *__enzyme_register_derivative_NAME[] = {fn, derivative};   // forward mode
+        // derivative(args) -> {T result; T tangent} (fn returns T), or void
+        // (args: fn's arguments, each float or pointer followed by its tangent or shadow)
     void *__enzyme_function_like[] = {fn, "log1p"};   // differentiate fn as libm's log1p
     void *__enzyme_inactivefn[] = {fn, ...};          // fn has no derivative
 
@@ -25,6 +28,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
+REGISTER_DERIVATIVE = "__enzyme_register_derivative"
 FUNCTION_LIKE = "__enzyme_function_like"
 INACTIVE_FN = "__enzyme_inactivefn"
 
@@ -40,9 +44,19 @@ class CustomGradient:
     """The global that registers them (for error messages)."""
 
 
+@dataclass(frozen=True)
+class CustomDerivative:
+    """A user's forward-mode derivative of `function`."""
+
+    function: str
+    derivative: str
+    declared_in: str
+
+
 @dataclass
 class Hints:
     gradients: dict[str, CustomGradient] = field(default_factory=dict)
+    derivatives: dict[str, CustomDerivative] = field(default_factory=dict)
     like: dict[str, str] = field(default_factory=dict)
     """Function -> the libm function whose derivative it has."""
     inactive: set[str] = field(default_factory=set)
@@ -50,7 +64,7 @@ class Hints:
     @property
     def functions(self) -> set[str]:
         """Every function a hint is about (they must stay calls: not inlined)."""
-        return set(self.gradients) | set(self.like) | self.inactive
+        return set(self.gradients) | set(self.derivatives) | set(self.like) | self.inactive
 
     @staticmethod
     def of(module: ModuleOp) -> Hints:
@@ -64,6 +78,8 @@ class Hints:
             if name.startswith(REGISTER_GRADIENT) and len(symbols) == 3:
                 fn, aug, grad = symbols
                 hints.gradients[fn] = CustomGradient(fn, aug, grad, name)
+            elif name.startswith(REGISTER_DERIVATIVE) and len(symbols) == 2:
+                hints.derivatives[symbols[0]] = CustomDerivative(symbols[0], symbols[1], name)
             elif name.startswith(FUNCTION_LIKE) and len(symbols) == 2:
                 text = _string(strings.get(symbols[1]))
                 if text is not None:
