@@ -96,8 +96,4 @@ def _where(path: Path, e: BaseException) -> SourceLocation:
     return SourceLocation(str(path), line)
 
 
-def rule_names() -> set[str]:
-    return set(RULES)
-
-
-__all__ = ["RULES", "derivative", "load_rules", "rule_names", "unregister"]
+__all__ = ["RULES", "derivative", "load_rules", "unregister"]
