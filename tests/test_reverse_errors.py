@@ -154,7 +154,53 @@ static double f(double a, double *y) { scale(a, y); return *y; }
 double df(double a, double *y, double *dy) { return __enzyme_autodiff((void *)f, a, y, dy); }
 """,
         6,
-        ("custom gradient of @scale", "argument 0 is an active scalar", "note: pass the value through a pointer"),
+        ("custom gradient of @scale", "@grad_scale must return the derivative of @scale's floating-point argument "
+         "(a double)", "note: it returns !llvm.void"),
+    ),
+    Case(
+        "custom_gradient_result_struct",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) double sq(double x) { return x * x; }
+void *aug_sq(double x) { return 0; }
+double grad_sq(double x, double differet, void *tape) { return 2 * x * differet; }
+void *__enzyme_register_gradient_sq[] = {(void *)sq, (void *)aug_sq, (void *)grad_sq};
+static double f(double x) { return sq(x) + x; }
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        6,
+        ("custom gradient of @sq", "@aug_sq returns !llvm.ptr; it must return a struct {void *tape; double result;}"),
+    ),
+    Case(
+        "custom_gradient_no_differet",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+typedef struct { void *tape; double y; } Aug;
+__attribute__((noinline)) double sq(double x) { return x * x; }
+Aug aug_sq(double x) { Aug a = {0, x * x}; return a; }
+double grad_sq(double x, void *tape) { return 2 * x; }
+void *__enzyme_register_gradient_sq[] = {(void *)sq, (void *)aug_sq, (void *)grad_sq};
+static double f(double x) { return sq(x) + x; }
+double df(double x) { return __enzyme_autodiff((void *)f, x); }
+""",
+        7,
+        ("custom gradient of @sq", "@grad_sq takes 2 arguments; it must take 3",
+         "then the result's adjoint, then the tape"),
+    ),
+    Case(
+        "custom_gradient_pointer_result",
+        """\
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) double *pick(double *x) { return x + 1; }
+void *aug_pick(double *x, double *dx) { return 0; }
+void grad_pick(double *x, double *dx, void *tape) {}
+void *__enzyme_register_gradient_pick[] = {(void *)pick, (void *)aug_pick, (void *)grad_pick};
+static double f(double *x) { return *pick(x) * 2; }
+void df(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }
+""",
+        6,
+        ("custom gradient of @pick", "custom gradients are supported for functions returning void or a scalar",
+         "note: return the result through a pointer argument"),
     ),
     Case(
         "cxx_exceptions",

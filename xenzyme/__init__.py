@@ -4,6 +4,7 @@ The public Python API (see README.md):
 
     load, run_pipeline, to_llvm_ir, compile, to_object, XenzymeError
     gradient (reverse mode), tangent (forward mode), jacobian
+    derivative (a decorator registering a derivative rule), load_rules
 """
 
 from xenzyme.api import (
@@ -12,9 +13,11 @@ from xenzyme.api import (
     TangentFunction,
     compile,
     context,
+    derivative,
     gradient,
     jacobian,
     load,
+    load_rules,
     run_pipeline,
     tangent,
     to_llvm_ir,
@@ -24,6 +27,7 @@ from xenzyme.diagnostics import XenzymeError
 
 __all__ = [
     "GradientFunction", "JacobianFunction", "TangentFunction", "XenzymeError", "compile", "context",
-    "gradient", "jacobian", "load", "run_pipeline", "tangent", "to_llvm_ir", "to_object",
+    "derivative", "gradient", "jacobian", "load", "load_rules", "run_pipeline", "tangent", "to_llvm_ir",
+    "to_object",
 ]
 __version__ = "0.1.0"

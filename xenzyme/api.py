@@ -6,6 +6,8 @@
     print(xz.to_llvm_ir(mod))
     lib = xz.compile(mod)                             # JIT for this machine
     lib.f(2.0, np.ones(3), 3)
+
+Derivative rules for functions of one's own: `xenzyme.derivative` (xenzyme/rules/registry.py).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xenzyme.analysis.hints import keep_hinted_calls
 from xenzyme.backend.jit import JITModule
 from xenzyme.backend.llvm_export import export_module
 from xenzyme.backend.native import check_llvm_ir, object_code
@@ -27,6 +30,7 @@ from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
 from xenzyme.dialects import make_context
 from xenzyme.frontend.clang import compile_to_llvm_ir
 from xenzyme.frontend.llvm_import import import_llvm_ir
+from xenzyme.rules.registry import derivative, load_rules
 from xenzyme.transforms import get_available_passes
 
 _C_SUFFIXES = {".c", ".cpp", ".cc", ".cxx"}
@@ -248,6 +252,7 @@ def gradient(
     if fn.linkage.linkage.data in ("internal", "private"):
         fn.properties["linkage"] = xllvm.LinkageAttr("external")  # keep it through optimisation
     strip_optnone(module)
+    keep_hinted_calls(module)
     if preopt:
         run_llvm_pipeline(module, preopt)
     fn = _find_function(module, function)
@@ -350,6 +355,7 @@ def _prepare(
     if fn.linkage.linkage.data in ("internal", "private"):
         fn.properties["linkage"] = xllvm.LinkageAttr("external")  # keep it through optimisation
     strip_optnone(module)
+    keep_hinted_calls(module)
     if preopt:
         run_llvm_pipeline(module, preopt)
     return module, _find_function(module, function), acts

@@ -4,12 +4,19 @@ Globals whose names start with these prefixes hold function addresses (the attri
 need a clang that knows them; these survive plain clang):
 
     void *__enzyme_register_gradient_NAME[] = {fn, augment, gradient};
+        // augment(args) -> void *tape            (fn returns void)
+        //               -> {void *tape; T result} (fn returns T)
+        // gradient(args, [T differet,] void *tape) -> derivatives of the float arguments
+        // (args: fn's arguments, each pointer followed by its shadow)
+    void *__enzyme_register_derivative_NAME[] = {fn, derivative};   // forward mode
+        // derivative(args) -> {T result; T tangent} (fn returns T), or void
+        // (args: fn's arguments, each float or pointer followed by its tangent or shadow)
     void *__enzyme_function_like[] = {fn, "log1p"};   // differentiate fn as libm's log1p
     void *__enzyme_inactivefn[] = {fn, ...};          // fn has no derivative
 
 Reading them is an analysis: passes ask `Hints.of(module)` and decide what to do.  The one
 rewrite here, `keep_hinted_calls`, runs before LLVM's optimiser, which would otherwise inline
-the functions the hints are about.
+the functions the hints are about (and those given a rule with `xenzyme.derivative`).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
+REGISTER_DERIVATIVE = "__enzyme_register_derivative"
 FUNCTION_LIKE = "__enzyme_function_like"
 INACTIVE_FN = "__enzyme_inactivefn"
 
@@ -36,9 +44,19 @@ class CustomGradient:
     """The global that registers them (for error messages)."""
 
 
+@dataclass(frozen=True)
+class CustomDerivative:
+    """A user's forward-mode derivative of `function`."""
+
+    function: str
+    derivative: str
+    declared_in: str
+
+
 @dataclass
 class Hints:
     gradients: dict[str, CustomGradient] = field(default_factory=dict)
+    derivatives: dict[str, CustomDerivative] = field(default_factory=dict)
     like: dict[str, str] = field(default_factory=dict)
     """Function -> the libm function whose derivative it has."""
     inactive: set[str] = field(default_factory=set)
@@ -46,7 +64,7 @@ class Hints:
     @property
     def functions(self) -> set[str]:
         """Every function a hint is about (they must stay calls: not inlined)."""
-        return set(self.gradients) | set(self.like) | self.inactive
+        return set(self.gradients) | set(self.derivatives) | set(self.like) | self.inactive
 
     @staticmethod
     def of(module: ModuleOp) -> Hints:
@@ -60,6 +78,8 @@ class Hints:
             if name.startswith(REGISTER_GRADIENT) and len(symbols) == 3:
                 fn, aug, grad = symbols
                 hints.gradients[fn] = CustomGradient(fn, aug, grad, name)
+            elif name.startswith(REGISTER_DERIVATIVE) and len(symbols) == 2:
+                hints.derivatives[symbols[0]] = CustomDerivative(symbols[0], symbols[1], name)
             elif name.startswith(FUNCTION_LIKE) and len(symbols) == 2:
                 text = _string(strings.get(symbols[1]))
                 if text is not None:
@@ -89,8 +109,11 @@ def _string(g: Operation | None) -> str | None:
 
 
 def keep_hinted_calls(module: ModuleOp) -> None:
-    """Mark the functions hints are about `noinline`, so that their calls stay calls."""
-    names = Hints.of(module).functions
+    """Mark the functions hints are about, and those with a derivative rule registered from
+    Python, `noinline`, so that their calls stay calls."""
+    from xenzyme.rules.registry import RULES
+
+    names = Hints.of(module).functions | set(RULES)
     for op in module.ops:
         if isinstance(op, xllvm.FuncOp) and op.sym_name.data in names and op.body.blocks:
             words = list(op.passthrough.data) if op.passthrough is not None else []

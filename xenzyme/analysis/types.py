@@ -362,12 +362,32 @@ class Views:
         what the function itself indexes it as, or accesses through it."""
         if p in self._root_views:
             return self._root_views[p]
+        if (t := _declared_pointee(p)) is not None:
+            self._root_views[p] = View.of_type(t)
+            return self._root_views[p]
         typed = {use.operation.elem_type for use in p.uses
                  if isinstance(use.operation, ext.GEPOp) and use.operation.ptr is p
                  and not _is_byte(use.operation.elem_type)}  # fmt: skip
         view = View.of_type(typed.pop()) if len(typed) == 1 else _view_from_accesses(p)
         self._root_views[p] = view
         return view
+
+
+def _declared_pointee(p: SSAValue) -> Attribute | None:
+    """The type a parameter's attributes say it points to: a struct passed by value in memory
+    (`byval`) or returned through a hidden pointer (`sret`)."""
+    if not isinstance(p, BlockArgument):
+        return None
+    fn = p.block.parent_op()
+    attrs = getattr(fn, "arg_attrs", None)
+    if not isinstance(fn, xllvm.FuncOp) or attrs is None or p.index >= len(attrs.data):
+        return None
+    d = attrs.data[p.index]
+    for key in ("llvm.byval", "llvm.sret"):
+        t = d.data.get(key) if hasattr(d, "data") else None
+        if t is not None:
+            return t
+    return None
 
 
 def _is_byte(t: Attribute) -> bool:

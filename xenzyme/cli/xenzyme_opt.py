@@ -8,6 +8,9 @@ Frontends by file extension: `.ll` / `.bc` (LLVM IR), `.mlir` (xDSL text; also s
 `.c` / `.cpp` / `.cc` / `.cxx` (through clang-19, -O2 unless `--clang-arg` says otherwise).
 Targets: `mlir` (default), `llvm` (LLVM IR text), `obj` (a native object; `obj{cpu=native}`).
 
+`--load-rules FILE` runs a Python file registering derivative rules for functions of the
+program (`@xenzyme.derivative`, xenzyme/rules/registry.py) before any pass.
+
 Without `-p` no pass runs.  Errors in the input or in a pass are printed as
 `xenzyme-opt: error: FILE:LINE:COL: what` with `note:` lines, and the exit status is 1.
 """
@@ -131,12 +134,23 @@ class XenzymeOptMain(xDSLOptMain):
             metavar="FLAG",
             help="flag for clang when the input is C/C++ (repeatable; default -O2)",
         )
+        arg_parser.add_argument(
+            "--load-rules",
+            action="append",
+            default=[],
+            metavar="FILE",
+            help="a Python file registering derivative rules with @xenzyme.derivative (repeatable)",
+        )
 
     def setup_pipeline(self) -> None:
         """As xDSL's, but LLVM IR input is not re-verified before the first pass.
 
         LLVM has verified it already, and xDSL's verifier costs seconds on large modules.
         """
+        from xenzyme.rules.registry import load_rules
+
+        for path in self.args.load_rules:
+            load_rules(path)
         start = time.perf_counter()
 
         def callback(previous: ModulePass | None, module: ModuleOp, nxt: ModulePass | None) -> None:

@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Operation, SSAValue
 
+from xenzyme.diagnostics import XenzymeError
+
 from xenzyme.rules import (
     LN2,
     LN10,
@@ -190,15 +192,70 @@ def math_base_name(name: str) -> str | None:
     return None
 
 
+def math_rule_name(name: str) -> str | None:
+    """The entry for a callee: a rule registered from Python for exactly this name, else the
+    libm function's (`math_base_name`)."""
+    from xenzyme.rules.registry import RULES
+
+    return name if name in RULES else math_base_name(name)
+
+
+def math_rule(name: str) -> tuple[int, MathPartials]:
+    """The (arity, partials) entry `math_rule_name` named."""
+    from xenzyme.rules.registry import RULES
+
+    return RULES.get(name) or MATH[name]
+
+
+def math_arity(name: str) -> int:
+    return math_rule(name)[0]
+
+
+def _partial_thunks(ctx: ReverseContext | ForwardContext, op: Operation, name: str, args: Sequence[SSAValue]):
+    """The entry's partials for `op`; a rule registered from Python that breaks (raises, or
+    returns the wrong number of partials) is the user's error, reported at the call."""
+    from xenzyme.rules.registry import RULES
+
+    arity, partials = math_rule(name)
+    result = op.results[0]
+    getters = [(lambda a=a: ctx.get(a)) for a in args[:arity]]
+    if name not in RULES:
+        return partials(ctx.e, getters, lambda: ctx.get(result))
+
+    def checked(thunk: PartialThunk | None) -> PartialThunk | None:
+        if thunk is None:
+            return None
+        return lambda: _user_call(ctx, op, name, thunk)
+
+    thunks = _user_call(ctx, op, name, lambda: list(partials(ctx.e, getters, lambda: ctx.get(result))))
+    if len(thunks) != arity or not all(t is None or callable(t) for t in thunks):
+        ctx.fail(op, f"the derivative rule registered for @{name} returned {len(thunks)} item(s); it must return "
+                     f"{arity}: None or a function building the partial derivative, one per argument")  # fmt: skip
+    return [checked(t) for t in thunks]
+
+
+def _user_call(ctx: ReverseContext | ForwardContext, op: Operation, name: str, f: Callable[[], object]):
+    """Run part of a user's rule; its exceptions become errors at the call."""
+    try:
+        out = f()
+    except XenzymeError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- the user's code: report it, no traceback
+        ctx.fail(op, f"the derivative rule registered for @{name} failed: {type(e).__name__}: {e}")
+    if isinstance(out, list) or isinstance(out, Partial | SSAValue):
+        return out
+    ctx.fail(op, f"a partial derivative from the rule registered for @{name} is {type(out).__name__}; "
+                 "it must be a Partial or an SSA value")  # fmt: skip
+
+
 def apply_math_rule(ctx: ReverseContext, op: Operation, name: str, args: Sequence[SSAValue]) -> None:
     """Accumulate the adjoints of `args` for the math function `name` computed by `op`."""
-    arity, partials = MATH[name]
+    arity = math_arity(name)
     result = op.results[0]
     d = ctx.adjoint(result)
     if d is None:
         return
-    getters = [(lambda a=a: ctx.get(a)) for a in args[:arity]]
-    thunks = partials(ctx.e, getters, lambda: ctx.get(result))
+    thunks = _partial_thunks(ctx, op, name, args)
     for a, thunk in zip(args[:arity], thunks, strict=False):
         if thunk is None or not ctx.active(a):
             continue
@@ -208,10 +265,9 @@ def apply_math_rule(ctx: ReverseContext, op: Operation, name: str, args: Sequenc
 def tangent_math_rule(ctx: ForwardContext, op: Operation, name: str, args: Sequence[SSAValue]) -> None:
     """The tangents of the math function `name` computed by `op`: the sum of its partials
     applied to the tangents of the active arguments (zero when none has a partial)."""
-    arity, partials = MATH[name]
+    arity = math_arity(name)
     result = op.results[0]
-    getters = [(lambda a=a: ctx.get(a)) for a in args[:arity]]
-    thunks = partials(ctx.e, getters, lambda: ctx.get(result))
+    thunks = _partial_thunks(ctx, op, name, args)
     terms = [
         (_as_partial(thunk()), ctx.tangent(a))
         for a, thunk in zip(args[:arity], thunks, strict=False)

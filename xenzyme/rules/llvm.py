@@ -24,7 +24,9 @@ from xenzyme.rules.libm import (
     apply_math_rule,
     ldexp_rule,
     ldexp_tangent,
+    math_arity,
     math_base_name,
+    math_rule_name,
     powi_rule,
     powi_tangent,
     tangent_math_rule,
@@ -380,9 +382,11 @@ def rule_for(op: Operation) -> ReverseRule | None:
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
         if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
             return ldexp_rule
-        base = math_base_name(op.callee.string_value())
-        if base is not None and len(op.args) == MATH_ARITY.get(base, -1):
+        base = math_rule_name(op.callee.string_value())
+        if base is not None and len(op.args) == math_arity(base):
             return _call_math_rule(base)
+        if base is not None and base in registered_rules():
+            return _wrong_arity(base)
     return None
 
 
@@ -613,11 +617,33 @@ def tangent_rule_for(op: Operation) -> ForwardRule | None:
         return _call_math_tangent(base) if base is not None else None
     if isinstance(op, xllvm.CallOp) and isinstance(like := op.attributes.get(FUNCTION_LIKE_ATTR), StringAttr):
         base = math_base_name(like.data)  # (__enzyme_function_like: the derivative of libm's `like`)
-        return _call_math_rule(base) if base is not None and len(op.args) == MATH_ARITY.get(base, -1) else None
+        return _call_math_tangent(base) if base is not None and len(op.args) == MATH_ARITY.get(base, -1) else None
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
         if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
             return ldexp_tangent
-        base = math_base_name(op.callee.string_value())
-        if base is not None and len(op.args) == MATH_ARITY.get(base, -1):
+        base = math_rule_name(op.callee.string_value())
+        if base is not None and len(op.args) == math_arity(base):
             return _call_math_tangent(base)
+        if base is not None and base in registered_rules():
+            return _wrong_arity(base)  # type: ignore[return-value]
     return None
+
+
+def registered_rules() -> set[str]:
+    """Names of the functions whose rules were registered from Python (`xenzyme.derivative`)."""
+    from xenzyme.rules.registry import RULES
+
+    return set(RULES)
+
+
+def _wrong_arity(name: str) -> ReverseRule:
+    """A call that passes a function with a registered rule another number of arguments than
+    the rule says: an error where the call is differentiated (either mode)."""
+
+    def rule(ctx: ReverseContext | ForwardContext, op: Operation) -> None:
+        n, got = math_arity(name), len(getattr(op, "args", op.operands))
+        ctx.fail(op, f"the derivative rule registered for @{name} takes {n} argument{'s' * (n != 1)}, "
+                     f"but this call passes {got}",
+                 [f"register it with arity={got}, or call @{name} as the rule expects"])  # fmt: skip
+
+    return rule  # type: ignore[return-value]

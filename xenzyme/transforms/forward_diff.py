@@ -48,7 +48,7 @@ from typing import NoReturn
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, StringAttr, SymbolRefAttr, i8, i32, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, StringAttr, SymbolRefAttr, VectorType, i8, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -56,6 +56,7 @@ from xdsl.rewriter import InsertPoint
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
+from xenzyme.analysis.hints import CustomDerivative, Hints
 from xenzyme.analysis.forward_activity import (
     NO_STORE_FUNCTIONS,
     ForwardActivity,
@@ -73,7 +74,7 @@ from xenzyme.rules import PURE_CALL_ATTRS, Emitter, zero_constant
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.llvm import tangent_rule_for
 from xenzyme.rules.memory import ZERO, CopyPlan, copy_helper
-from xenzyme.transforms.reverse_diff import location_of, retype_float_accesses
+from xenzyme.transforms.reverse_diff import _unpack, copy_byval_arguments, location_of, retype_float_accesses
 
 _PTR = ext.LLVMPointerType()
 _SKIPPED = ("llvm.dbg_record",)
@@ -641,6 +642,10 @@ class ForwardBuilder:
         if callee in NO_STORE_FUNCTIONS or not (results_active or args_active):
             self._clone(op)
             return
+        custom = self.gen.hints.derivatives.get(callee) if callee is not None else None
+        if custom is not None:
+            self._custom_derivative_call(op, custom)
+            return
         fn = self.gen.function(callee) if callee is not None else None
         if fn is not None and fn.body.blocks:
             self._differentiated_call(op, fn)
@@ -683,6 +688,60 @@ class ForwardBuilder:
             out.append(s)
         self.sh[r] = out
         del new
+
+    def _custom_derivative_call(self, op: Operation, custom: CustomDerivative) -> None:
+        """A call to a function with a derivative of the user's, in Enzyme's C convention: each
+        floating-point or pointer argument followed by its tangent or shadow; for a function
+        returning T, the derivative returns {result, tangent}, or the tangent alone (the result
+        then comes from calling the function itself)."""
+        info = self.info
+        name = _callee(op)
+        where = f"the custom derivative of @{name} ({custom.declared_in})"
+        if self.width != 1:
+            self.fail(op, f"{where}: custom derivatives are not supported in vector forward mode (width {self.width})")
+        args: list[SSAValue] = []
+        for i, a in enumerate(op.operands):
+            args.append(self.fwd[a])
+            if ad.is_float_like(a.type):
+                args.append(self.tangent(a)[0])
+            elif is_pointer_like(a.type):
+                if a not in info.shadowed:
+                    self.fail(op, f"{where} takes a shadow for every pointer argument, but argument {i} has none here",
+                              [f"pass the memory of argument {i} with a shadow (enzyme_dup)"])  # fmt: skip
+                args.append(self.shadow(a)[0])
+        deriv = self.gen.function(custom.derivative)
+        if deriv is None or len(deriv.function_type.inputs.data) != len(args):
+            got = "is not a function of this module" if deriv is None else f"takes {len(deriv.function_type.inputs.data)} arguments"
+            self.fail(op, f"{where}: @{custom.derivative} {got}; it must take {len(args)} (each argument, floating-point "
+                          "ones and pointers followed by their tangent or shadow)")  # fmt: skip
+        r = op.results[0] if op.results else None
+        out = deriv.function_type.output
+        if r is None or not ad.is_float_like(r.type):
+            if r is not None:
+                self.fail(op, f"{where}: custom derivatives are supported for functions returning void or a "
+                              f"floating-point value, not {r.type}")  # fmt: skip
+            if not isinstance(out, ext.LLVMVoidType):
+                self.fail(op, f"{where}: @{custom.derivative} must return void, as @{name} does")
+            self._clone_call(op, custom.derivative, args, None)
+            return
+        pair = ext.LLVMStructType.from_type_list([r.type, r.type])
+        if out == r.type:
+            self.fwd[r] = self._clone(op).results[0]
+            tangent = self._clone_call(op, custom.derivative, args, out)
+        elif out == pair or out == VectorType(r.type, [2]):
+            both = self._clone_call(op, custom.derivative, args, out)
+            self.fwd[r], tangent = _unpack(self.e, both)
+        else:
+            self.fail(op, f"{where}: @{custom.derivative} returns {out}; it must return the tangent ({r.type}) or a "
+                          f"struct {{result, tangent}}")  # fmt: skip
+        if r in info.varied:
+            self.tan[r] = [tangent]
+
+    def _clone_call(self, op: Operation, callee: str, args: list[SSAValue], rtype: Attribute | None) -> SSAValue:
+        call = _call(callee, args, rtype)
+        call.location = op.location
+        self.e.b.insert(call)
+        return call.results[0] if call.results else None  # type: ignore[return-value]
 
     def _differentiated_call(self, op: Operation, fn: xllvm.FuncOp) -> None:
         """A call to a function of this module, replaced by a call to its tangent function."""
@@ -796,6 +855,7 @@ class TangentGenerator:
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
         self._functions: dict[str, xllvm.FuncOp] | None = None
+        self.hints = Hints.of(module)
 
     def run(self) -> None:
         requests = [op for op in self.module.walk() if isinstance(op, ad.FwdDiffOp)]
@@ -858,6 +918,7 @@ class TangentGenerator:
         placeholder = xllvm.FuncOp(name, ext.LLVMFunctionType([], ext.LLVMVoidType()), linkage=xllvm.LinkageAttr("external"))
         self.module.body.block.insert_op_after(placeholder, fn)
         retype_float_accesses(fn, {k: g.global_type for k, g in self.globals().items()})
+        copy_byval_arguments(fn)
         tfn = ForwardBuilder(self, fn, list(key.activities), ret, width, name).build()
         self.module.body.block.insert_op_after(tfn, placeholder)
         placeholder.detach()

@@ -378,7 +378,10 @@ class Lowering:
 
 
 def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
-    """a + b for floats, float vectors and aggregates of them."""
+    """a + b for floats, float vectors and aggregates of them (members without derivatives,
+    an int beside a double, keep `a`'s value)."""
+    from xenzyme.analysis.activity import carries_derivative
+
     t = a.type
     if isinstance(t, ext.LLVMStructType | ext.LLVMArrayType | ext.LLVMPackedStructType):
         n = t.size.data if isinstance(t, ext.LLVMArrayType) else len(t.types.data)
@@ -386,6 +389,8 @@ def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
         for i in range(n):
             pos = DenseArrayBase.from_list(i64, [i])
             mt = t.type if isinstance(t, ext.LLVMArrayType) else t.types.data[i]
+            if not carries_derivative(mt):
+                continue
             x = e.insert(xllvm.ExtractValueOp(pos, a, mt))
             y = e.insert(xllvm.ExtractValueOp(pos, b, mt))
             acc = e.insert(xllvm.InsertValueOp(pos, acc, _add(e, x, y)))

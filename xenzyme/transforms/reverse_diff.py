@@ -499,6 +499,9 @@ class ReverseBuilder:
         return any(v in info.varied or v in info.shadowed for v in (*op.operands, *op.results))
 
     def _call_plan(self, op: xllvm.CallOp, fn: xllvm.FuncOp) -> _CallPlan:
+        """The activities of a call's arguments and result.  An aggregate of floats passed or
+        returned by value ({double, double} in registers) is `active` like a float: the
+        reverse function returns its adjoint, or takes the result's as an aggregate."""
         info = self.info
         acts: list[str] = []
         for o in op.args:
@@ -506,9 +509,12 @@ class ReverseBuilder:
                 acts.append("active" if info.is_active(o) else "const")
             elif is_pointer_like(o.type) and not isinstance(o.type, VectorType):
                 acts.append("dup" if o in info.shadowed else "const")
-            elif o in info.varied:
-                self.fail(op, f"@{fn.sym_name.data} takes an aggregate with a derivative by value, which is not supported yet",
+            elif (o in info.shadowed or o in info.varied) and _holds_pointer(o.type):
+                self.fail(op, f"@{fn.sym_name.data} takes by value an aggregate that holds a pointer and carries derivatives, "
+                              "which is not supported yet",
                           ["pass it through a pointer"])  # fmt: skip
+            elif carries_derivative(o.type):
+                acts.append("active" if info.is_active(o) else "const")
             else:
                 acts.append("const")
         ret = "none"
@@ -518,49 +524,75 @@ class ReverseBuilder:
                 ret = "active" if info.is_active(r) else "const"
             elif is_pointer_like(r.type) and r in info.shadowed:
                 ret = "dup"
-            elif r in info.varied:
-                self.fail(op, f"@{fn.sym_name.data} returns an aggregate with a derivative, which is not supported yet",
+            elif (r in info.shadowed or r in info.varied) and _holds_pointer(r.type):
+                self.fail(op, f"@{fn.sym_name.data} returns an aggregate that holds a pointer and carries derivatives, "
+                              "which is not supported yet",
                           ["return it through a pointer argument"])  # fmt: skip
+            elif carries_derivative(r.type):
+                ret = "active" if info.is_active(r) else "const"
             else:
                 ret = "const"
         assert self.generator is not None
         custom = self.hints.gradients.get(fn.sym_name.data)
         if custom is not None:
-            return _CallPlan(acts, ret, self._custom_augment(op, fn, acts, ret, custom), custom.gradient)
+            return _CallPlan(acts, ret, *self._custom_augment(op, fn, acts, ret, custom))
         aug, rev = self.generator.split_functions(fn, acts, ret)
         return _CallPlan(acts, ret, aug, rev)
 
     def _custom_augment(self, op: xllvm.CallOp, fn: xllvm.FuncOp, acts: list[str], ret: str,
-                        custom: CustomGradient) -> str:
-        """Check a call against the user's custom gradient (Enzyme's C convention: every
-        pointer argument followed by its shadow, the augmented function returning the tape, the
-        gradient taking the tape last) and name the augmented function in this pass's form."""
+                        custom: CustomGradient) -> tuple[str, str]:
+        """Check a call against the user's custom gradient in Enzyme's C convention and name its
+        two halves in this pass's form.  The user's functions take every argument, each pointer
+        followed by its shadow; the augmented one returns the tape (void function) or the struct
+        {tape, result}; the gradient takes, after those, the result's adjoint (a floating-point
+        result) and the tape, and returns the derivatives of the floating-point arguments: one
+        value, or a struct of them in order."""
         name = fn.sym_name.data
         where = f"the custom gradient of @{name} ({custom.declared_in})"
-        if not isinstance(fn.function_type.output, ext.LLVMVoidType):
-            self.fail(op, f"{where}: only functions returning void can have a custom gradient yet",
+        out = fn.function_type.output
+        if not (isinstance(out, ext.LLVMVoidType) or _scalar(out)):
+            self.fail(op, f"{where}: @{name} returns {out}; custom gradients are supported for functions returning "
+                          "void or a scalar (double, float, an integer)",
                       ["return the result through a pointer argument"])  # fmt: skip
         for i, (o, a) in enumerate(zip(op.args, acts, strict=True)):
-            if a == "active":
-                self.fail(op, f"{where}: argument {i} is an active scalar; custom gradients take derivatives "
-                              "through pointer arguments and their shadows only",
-                          ["pass the value through a pointer"])  # fmt: skip
             if is_pointer_like(o.type) and a != "dup":
                 self.fail(op, f"{where} takes a shadow for every pointer argument, but argument {i} has none here "
                               "(nothing active flows through it)",
                           [f"pass the memory of argument {i} with a shadow (enzyme_dup) where the gradient is requested"])  # fmt: skip
         n = len(op.args) + acts.count("dup")
+        shape = "each argument, pointers followed by their shadows"
+        returns_float = ad.is_float_like(out)
+        aug = self._custom_function(op, where, custom.augment, n, f"({shape})")
         ptr = ext.LLVMPointerType()
-        for fname, want in ((custom.augment, n), (custom.gradient, n + 1)):
-            f = self.generator.function(fname) if self.generator is not None else None  # type: ignore[union-attr]
-            if f is None or len(f.function_type.inputs.data) != want:
-                got = "is not a function of this module" if f is None else f"takes {len(f.function_type.inputs.data)} arguments"
-                self.fail(op, f"{where}: @{fname} {got}; it must take {want} (each argument, pointers followed by "
-                              "their shadows" + (", then the tape)" if want == n + 1 else ")"))  # fmt: skip
-        aug = self.generator.function(custom.augment)  # type: ignore[union-attr]
-        if aug is None or aug.function_type.output != ptr:
-            self.fail(op, f"{where}: @{custom.augment} must return the tape, a pointer (void *)")
-        return self.generator.custom_augment_wrapper(custom, aug.function_type)  # type: ignore[union-attr]
+        want_aug = ptr if isinstance(out, ext.LLVMVoidType) else ext.LLVMStructType.from_type_list([ptr, out])
+        if aug.function_type.output != want_aug:
+            self.fail(op, f"{where}: @{custom.augment} returns {aug.function_type.output}; it must return "
+                          + ("the tape, a pointer (void *)" if want_aug == ptr else
+                             f"a struct {{void *tape; {_c_type(out)} result;}} ({want_aug})"))  # fmt: skip
+        grad = self.generator.function(custom.gradient)  # type: ignore[union-attr]
+        sret = 1 if grad is not None and _sret_type(grad) is not None else 0
+        tail = (", then the result's adjoint" if returns_float else "") + ", then the tape"
+        grad = self._custom_function(op, where, custom.gradient, n + returns_float + 1 + sret, f"({shape}{tail})")
+        floats = [o.type for o in op.args if ad.is_float_like(o.type)]
+        if custom_derivative_fields(grad) != floats:
+            kinds = ", ".join(_c_type(t) for t in floats)
+            what = ("return void: it has no floating-point argument to return a derivative for" if not floats else
+                    f"return the derivative of @{name}'s floating-point argument (a {kinds})" if len(floats) == 1 else
+                    f"return the derivatives of @{name}'s floating-point arguments, a struct of {len(floats)} ({kinds}) in order")  # fmt: skip
+            self.fail(op, f"{where}: @{custom.gradient} must {what}",
+                      [f"it returns {grad.function_type.output}" + (" through its sret argument" if sret else "")])  # fmt: skip
+        gen = self.generator
+        assert gen is not None
+        ftype = fn.function_type
+        return gen.custom_augment_wrapper(custom, ftype), gen.custom_gradient_wrapper(custom, ftype, acts, ret)
+
+    def _custom_function(self, op: Operation, where: str, fname: str, arity: int, shape: str) -> xllvm.FuncOp:
+        """One of the user's halves of a custom gradient, with the number of parameters it must take."""
+        f = self.generator.function(fname) if self.generator is not None else None
+        if f is None or len(f.function_type.inputs.data) != arity:
+            got = "is not a function of this module" if f is None else f"takes {len(f.function_type.inputs.data)} arguments"
+            self.fail(op, f"{where}: @{fname} {got}; it must take {arity} {shape}")
+        return f
 
     def _forward_call(self, op: Operation) -> None:
         assert isinstance(op, xllvm.CallOp)
@@ -1641,6 +1673,30 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute], tbaa
                 _retype_store(op, views, tbaa)
 
 
+def copy_byval_arguments(fn: xllvm.FuncOp) -> None:
+    """A struct passed by value in memory (`byval`) is the callee's own copy, but the generated
+    functions take plain pointers: write to a copy made at entry, so that the caller's memory
+    keeps its value and the reverse of that copy returns the copy's adjoint to the caller's
+    shadow.  (Parameters LLVM knows are only read need no copy.)"""
+    attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    entry = fn.body.blocks.first
+    if entry is None:
+        return
+    for arg, d in zip(entry.args, attrs, strict=False):
+        t = d.data.get("llvm.byval") if isinstance(d, DictionaryAttr) else None
+        if t is None or "llvm.readonly" in d.data or not arg.uses or (sa := size_align(t)) is None:
+            continue
+        users = [u.operation for u in arg.uses]
+        if len(users) == 1 and isinstance(users[0], ext.MemcpyOp) and isinstance(users[0].args[0].owner, xllvm.AllocaOp):
+            continue  # (copied already)
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        copy = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                     properties={"elem_type": t, "alignment": IntegerAttr(sa[1], i64)})  # fmt: skip
+        n = xllvm.ConstantOp(IntegerAttr(sa[0], i64), i64)
+        arg.replace_all_uses_with(copy.results[0])
+        _prepend(entry, [one, copy, n, ext.MemcpyOp([copy.results[0], arg, n.result])])
+
+
 def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
     """`realloc` becomes malloc + copy + free, and `posix_memalign` an `aligned_alloc`: every heap
     object then has one allocation that returns it, which its shadow follows, and the adjoints of
@@ -1868,7 +1924,8 @@ class GradientGenerator:
         self.prepared: dict[str, xllvm.FuncOp] = {}
         self.hints = Hints.of(module)
         self.tbaa = TBAA(module)
-        self.custom_wrappers: dict[str, str] = {}
+        self.custom_wrappers: dict[object, str] = {}
+        """Wrappers of custom gradients: augmented by function, reverse by (function, activities)."""
         self.callees: CalleeIndex | None = None
         self.unresolved_calls: set[Operation] = set()
         """Indirect calls kept beside the direct calls to their guessed candidates."""
@@ -1952,6 +2009,7 @@ class GradientGenerator:
             prepared = self.prepared[name] = fn.clone()
             retype_float_accesses(prepared, {n: g.global_type for n, g in self._globals().items()}, self.tbaa)
             replace_reallocation(prepared, self.module)
+            copy_byval_arguments(prepared)
             for op in prepared.walk():
                 like = self.hints.like.get(callee_name(op) or "")
                 if like is not None:
@@ -1997,18 +2055,24 @@ class GradientGenerator:
         return None
 
     def custom_augment_wrapper(self, custom: CustomGradient, ftype: ext.LLVMFunctionType) -> str:
-        """The user's augmented function in this pass's form: its tape returned in a struct."""
+        """The user's augmented function in this pass's form: {result, tape} (or {tape}) from
+        the user's {tape, result} (or tape)."""
         name = self.custom_wrappers.get(custom.function)
         if name is not None:
             return name
         name = self.custom_wrappers[custom.function] = self._fresh_name(f"augmented_{custom.function}")
         ptr = ext.LLVMPointerType()
-        st = ext.LLVMStructType.from_type_list([ptr])
+        fields = augmented_fields(ftype, "const")
+        st = ext.LLVMStructType.from_type_list(fields)
         entry = Block(arg_types=list(ftype.inputs.data))
-        tape = _call(custom.augment, list(entry.args), ptr)
-        undef = xllvm.UndefOp(st)
-        packed = xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [0]), undef.res, tape.results[0])
-        entry.add_ops([tape, undef, packed, xllvm.ReturnOp(packed.res)])
+        e = Emitter(Builder(InsertPoint.at_end(entry)), self.module)
+        if len(fields) == 1:
+            values = [e.insert(_call(custom.augment, list(entry.args), ptr))]
+        else:
+            pair = e.insert(_call(custom.augment, list(entry.args), ext.LLVMStructType.from_type_list([ptr, fields[0]])))
+            values = [e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), pair, t))
+                      for i, t in ((1, fields[0]), (0, ptr))]  # fmt: skip
+        e.insert(xllvm.ReturnOp(_pack(e, st, values)))
         wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(list(ftype.inputs.data), st),
                                linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
         self.module.body.block.add_op(wrapper)
@@ -2022,6 +2086,54 @@ class GradientGenerator:
                            constant=True, value=StringAttr(data))  # fmt: skip
         self.module.body.block.add_op(g)
         return name, len(data)
+
+    def custom_gradient_wrapper(self, custom: CustomGradient, ftype: ext.LLVMFunctionType, acts: list[str],
+                                ret: str) -> str:
+        """The user's gradient in this pass's form for one activity pattern: the result's adjoint
+        only when the result is active (zero otherwise), the derivatives of the active
+        floating-point arguments only."""
+        key = (custom.function, tuple(acts), ret)
+        name = self.custom_wrappers.get(key)
+        if name is not None:
+            return name
+        name = self.custom_wrappers[key] = self._fresh_name(f"reverse_{custom.function}")
+        grad = self.function(custom.gradient)
+        assert grad is not None
+        out = ftype.output
+        params: list[Attribute] = []
+        for t, a in zip(ftype.inputs.data, acts, strict=True):
+            params += [t, t] if ad.has_shadow(a) else [t]
+        if ret == "active":
+            params.append(out)
+        entry = Block(arg_types=[*params, ext.LLVMPointerType()])
+        e = Emitter(Builder(InsertPoint.at_end(entry)), self.module)
+        args = list(entry.args[: len(params)])
+        if ad.is_float_like(out) and ret != "active":
+            args.append(e.zero(out))
+        args.append(entry.args[-1])
+        sret = _sret_type(grad)
+        rtype = grad.function_type.output
+        if sret is not None:
+            one = e.insert(xllvm.ConstantOp(IntegerAttr(1, i64), i64))
+            slot = e.insert(xllvm.AllocaOp.create(operands=[one], result_types=[ext.LLVMPointerType()],
+                                                  properties={"elem_type": sret}))  # fmt: skip
+            e.insert(_call(custom.gradient, [slot, *args], None))
+            fields = custom_derivative_fields(grad) or []
+            derivs = [e.insert(xllvm.LoadOp(e.insert(ext.GEPOp(slot, [0, i], sret)), t)) for i, t in enumerate(fields)]
+        else:
+            res = e.insert(_call(custom.gradient, args, None if isinstance(rtype, ext.LLVMVoidType) else rtype))
+            derivs = _unpack(e, res) if not isinstance(rtype, ext.LLVMVoidType) else []
+        float_acts = [a for t, a in zip(ftype.inputs.data, acts, strict=True) if ad.is_float_like(t)]
+        keep = [d for d, a in zip(derivs, float_acts, strict=True) if a == "active"]
+        result = ad.derivative_result_type([d.type for d in keep])
+        if result is None:
+            e.insert(xllvm.ReturnOp())
+        else:
+            e.insert(xllvm.ReturnOp(keep[0] if len(keep) == 1 else _pack(e, result, keep)))
+        wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(entry.arg_types, result or ext.LLVMVoidType()),
+                               linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
+        self.module.body.block.add_op(wrapper)
+        return name
 
     def _fresh_name(self, base: str) -> str:
         taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}
@@ -2209,6 +2321,68 @@ def _tape_source(aug: ad.AugmentOp, rev: ad.ReverseOp) -> bool:
         return True
     op = t.owner
     return isinstance(op, xllvm.ExtractValueOp) and op.container is aug.res and tuple(op.position.get_values()) == (0,)
+
+
+def _holds_pointer(t: Attribute) -> bool:
+    """Whether an aggregate has a pointer among its members."""
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        return any(_holds_pointer(m) for m in t.types.data)
+    if isinstance(t, ext.LLVMArrayType):
+        return _holds_pointer(t.type)
+    return is_pointer_like(t)
+
+
+def _sret_type(fn: xllvm.FuncOp) -> Attribute | None:
+    """The struct a function returns through its first parameter (`sret`), if it does."""
+    attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    first = attrs[0] if attrs else None
+    return first.data.get("llvm.sret") if isinstance(first, DictionaryAttr) else None
+
+
+def custom_derivative_fields(fn: xllvm.FuncOp) -> list[Attribute] | None:
+    """The derivatives a user's gradient function returns, as the C ABI passes a struct of
+    them: nothing, one value, a struct in registers ({double, double}, <2 x float>), or a
+    struct written through `sret`.  None: something else."""
+    t = _sret_type(fn) or fn.function_type.output
+    if isinstance(t, ext.LLVMVoidType):
+        return []
+    if _scalar(t) and ad.is_float_like(t):
+        return [t]
+    if isinstance(t, VectorType) and len(t.get_shape()) == 1:
+        return [t.element_type] * t.get_shape()[0]
+    if isinstance(t, ext.LLVMStructType) and all(ad.is_float_like(f) and _scalar(f) for f in t.types.data):
+        return list(t.types.data)
+    return None
+
+
+def _unpack(e: Emitter, v: SSAValue) -> list[SSAValue]:
+    """The fields of a value holding derivatives (see `custom_derivative_fields`)."""
+    t = v.type
+    if isinstance(t, VectorType):
+        return [e.insert(ext.ExtractElementOp(v, i64_const(e, i))) for i in range(t.get_shape()[0])]
+    if isinstance(t, ext.LLVMStructType):
+        return [e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), v, f))
+                for i, f in enumerate(t.types.data)]  # fmt: skip
+    return [v]
+
+
+def _pack(e: Emitter, st: Attribute, values: Sequence[SSAValue]) -> SSAValue:
+    """A literal struct of `values`."""
+    out: SSAValue = e.insert(xllvm.UndefOp(st))
+    for i, v in enumerate(values):
+        out = e.insert(xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), out, v))
+    return out
+
+
+def _c_type(t: Attribute) -> str:
+    """How C spells a scalar type, for messages."""
+    from xdsl.dialects.builtin import Float32Type, Float64Type
+
+    if isinstance(t, Float64Type):
+        return "double"
+    if isinstance(t, Float32Type):
+        return "float"
+    return str(t)
 
 
 def _float_one(t: Attribute) -> Attribute:

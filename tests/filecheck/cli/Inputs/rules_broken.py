@@ -1,0 +1,4 @@
+import xenzyme
+
+RULE_NAME = "j0"
+raise RuntimeError("this rules file is broken on purpose")
