@@ -26,6 +26,14 @@ When a rule needs a primal value the pass decides how it reaches the reverse swe
 recomputed by a loop the use is in; recomputed when it is cheap and its inputs are available
 (address arithmetic, casts, loop counters, loads from memory nothing writes); cached otherwise,
 on an `autodiff.cache` stack that the forward sweep pushes and the reverse sweep pops.
+
+Which values are cached is a minimum cut (`xenzyme.analysis.cache_plan`): the gradient is
+generated once recording the values the rules ask for, the cut chooses the cheapest set of values
+from which all of them can be recomputed (caching `a` and `b` rather than `a*b`, `a+b` and
+`sin(a)`; arithmetic, divisions and math functions may be recomputed), and the gradient is
+generated again caching exactly those.  A cached value that is the same in every iteration of a
+loop is pushed once where the loop exits and popped after the loop's reverse.
+`reverse-diff{mincut=false}` caches each needed value that cannot be recomputed, as it is.
 """
 
 from __future__ import annotations
@@ -196,6 +204,8 @@ class ReverseBuilder:
         self.module = module
         self.generator = generator
         self.split = split
+        """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
+        joined by a tape that holds every cache; otherwise one function does both."""
         self.mincut = mincut
         """Choose what to cache by a minimum cut (`cache_plan`) and cache loop-invariant values
         once per loop entry; otherwise each needed value that cannot be recomputed is cached."""
@@ -209,8 +219,6 @@ class ReverseBuilder:
         self.entry_edges: dict[Loop, list[Block]] = {}
         self.invariant_memo: dict[tuple[SSAValue, Loop], bool] = {}
         self.loop_writes: dict[Loop, WriteSummary] = {}
-        """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
-        joined by a tape that holds every cache; otherwise one function does both."""
         self.fn = fn
         self.acts = list(activities)
         self.ret_activity = ret_activity
@@ -1335,26 +1343,30 @@ class ReverseBuilder:
         def cost(node: tuple[SSAValue, Loop | None]) -> int:
             v = node[0]
             size = size_align(v.type)
-            depth = len(self.cfg.loops_of(defining_block(v))) - len(self._invariant_loops(v))  # type: ignore[arg-type]
+            depth = len(self.cfg.loops_of(defining_block(v))) - len(self._hoisting(v)[0])  # type: ignore[arg-type]
             return (size[0] if size else 8) * _LOOP_WEIGHT**depth
 
         return {v for v, _ in minimum_cache_cut(self.requests, inputs, cost)}
 
-    def _invariant_loops(self, v: SSAValue) -> list[Loop]:
-        """The loops around `v`'s definition in each of which `v` has one value, outermost
-        first, when its cache can be pushed where the outermost is left and popped where the
-        reverse sweep leaves it again: the definition is on every path out of the loop and no
-        return is inside (without the minimum cut: none)."""
+    def _hoisting(self, v: SSAValue) -> tuple[list[Loop], bool]:
+        """How a cache of `v` avoids a push per iteration of loops in which `v` does not change:
+        the loops around its definition over which it is pushed once (outermost first), and
+        whether that push is where the outermost of them is left (popped where its reverse
+        ends; the definition must be on every path out of it, and no return inside); otherwise,
+        when `v` is the same throughout every loop around it, it is kept in a single slot that
+        each iteration overwrites with the same value.  Nothing without the minimum cut."""
         d = defining_block(v)
         if not self.mincut or d is None:
-            return []
+            return [], False
         loops = self.cfg.loops_of(d)
         for k, lp in enumerate(loops):
             if any(r in lp.blocks for r in self.ret_blocks) or not self._invariant(v, lp, 0):
                 continue
             if all(self.cfg.dominates(d, src) for src, _ in lp.exits):
-                return loops[k:]
-        return []
+                return loops[k:], True
+        if loops and self._invariant(v, loops[0], 0):
+            return loops, False
+        return [], False
 
     def _invariant(self, v: SSAValue, lp: Loop, depth: int) -> bool:
         """Whether `v` is the same in every iteration of `lp` (loads from memory the loop does
@@ -1418,11 +1430,16 @@ class ReverseBuilder:
         return self._peek(("shadow", p), self.fwd_shadow(p), defining_block(p))
 
     def _peek_value(self, v: SSAValue) -> SSAValue:
-        if v not in self.caches and (loops := self._invariant_loops(v)):
-            outer = loops[0]
-            cache = self.caches[v] = self._new_cache(v.type, single=outer.parent is None)
-            self.hoisted.setdefault(outer, []).append((v, cache))
-        return self._peek(v, self.fwd[v], defining_block(v))
+        block = defining_block(v)
+        assert block is not None
+        if v not in self.caches:
+            loops, at_exit = self._hoisting(v)
+            if at_exit:
+                cache = self.caches[v] = self._new_cache(v.type, single=loops[0].parent is None)
+                self.hoisted.setdefault(loops[0], []).append((v, cache))
+            elif loops:
+                self._register_cache(v, self.fwd[v], block, single=True)
+        return self._peek(v, self.fwd[v], block)
 
     def _peek(self, key: object, fwd_value: SSAValue | None = None, block: Block | None = None) -> SSAValue:
         cache = self.caches.get(key)
@@ -1431,12 +1448,12 @@ class ReverseBuilder:
             cache = self._register_cache(key, fwd_value, block)
         return self.e.insert(ad.CachePeekOp(cache.handle))
 
-    def _register_cache(self, key: object, fwd_value: SSAValue, block: Block) -> _Cache:
+    def _register_cache(self, key: object, fwd_value: SSAValue, block: Block, single: bool = False) -> _Cache:
         """A cache for `fwd_value`, pushed after its definition and popped at the end of the
-        reverse of `block`."""
+        reverse of `block` (`single`: one slot, even inside loops)."""
         if key in self.caches:
             return self.caches[key]
-        cache = self._new_cache(fwd_value.type, single=not self.cfg.loops_of(block))
+        cache = self._new_cache(fwd_value.type, single=single or not self.cfg.loops_of(block))
         cache.value, cache.block = fwd_value, block
         self.caches[key] = cache
         return cache

@@ -11,6 +11,7 @@
 ;   @invariant  c[0] is read in every iteration and written after the loop: it is the same in
 ;               every iteration, so it is pushed once where the loop exits, into a single slot,
 ;               and popped after the reverse of the loop.
+;   @invariant_body  the same where the loop is left before the load: a single slot.
 
 declare void @__enzyme_autodiff(...)
 declare double @sin(double)
@@ -84,10 +85,34 @@ exit:
   ret void
 }
 
+; The loop is left from its header, before the load: the load's value does not reach the exit,
+; so it is kept in a single slot instead, overwritten with the same value in each iteration.
+define double @invariant_body(ptr noalias %x, ptr noalias %c, i64 %n) {
+entry:
+  br label %head
+head:
+  %i = phi i64 [ 0, %entry ], [ %inext, %body ]
+  %acc = phi double [ 0.0, %entry ], [ %accnext, %body ]
+  %done = icmp eq i64 %i, %n
+  br i1 %done, label %exit, label %body
+body:
+  %cv = load double, ptr %c, align 8
+  %px = getelementptr inbounds double, ptr %x, i64 %i
+  %xi = load double, ptr %px, align 8
+  %p = fmul double %xi, %cv
+  %accnext = fadd double %acc, %p
+  %inext = add nuw nsw i64 %i, 1
+  br label %head
+exit:
+  store double 0.0, ptr %c, align 8
+  ret double %acc
+}
+
 define void @g(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %o, ptr %do, i64 %n) {
   call void (...) @__enzyme_autodiff(ptr @sum, ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %o, ptr %do, i64 %n)
   call void (...) @__enzyme_autodiff(ptr @operands, ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %o, ptr %do, i64 %n)
   call void (...) @__enzyme_autodiff(ptr @invariant, ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %o, ptr %do, i64 %n)
+  %r = call double (...) @__enzyme_autodiff(ptr @invariant_body, ptr %x, ptr %dx, ptr %y, ptr %dy, i64 %n)
   ret void
 }
 
@@ -153,3 +178,12 @@ define void @g(ptr %x, ptr %dx, ptr %y, ptr %dy, ptr %o, ptr %do, i64 %n) {
 
 ; GREEDY-LABEL: llvm.func internal @diffeinvariant(
 ; GREEDY:         autodiff.cache.init : !autodiff.cache<f64>
+
+; CHECK-LABEL: llvm.func internal @diffeinvariant_body(
+; CHECK-DAG:     %[[C2:[^ ,:]+]] = autodiff.cache.init single : !autodiff.cache<f64>
+; CHECK-DAG:     autodiff.cache.init single : !autodiff.cache<i64>
+; CHECK-NOT:     autodiff.cache.init
+; CHECK:         %[[CV2:[^ ,:]+]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
+; CHECK-NEXT:    autodiff.cache.push %[[C2]], %[[CV2]] : !autodiff.cache<f64>
+; CHECK:         autodiff.cache.peek %[[C2]] : !autodiff.cache<f64>
+; CHECK:         llvm.return
