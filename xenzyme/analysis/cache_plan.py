@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
 import networkx as nx
+from networkx.algorithms.flow import preflow_push
 
 Node = Hashable
 """A value in a context, as the caller names it."""
@@ -73,12 +74,22 @@ def minimum_cache_cut(
             work.append(o)
     for k in targets - free:
         graph.add_edge(2 * k + 1, sink)
-    for k in list(ids.values()):
-        if k in free and graph.has_node(2 * k + 1):
-            graph.remove_node(2 * k + 1)  # recomputed from free values only: nothing flows out
     if not graph.has_node(source) or not graph.has_node(sink):
         return set()
-    # Cutting the reversed network from the sink side gives the cut nearest the sinks.
-    _, (near_sinks, _) = nx.minimum_cut(graph.reverse(copy=False), sink, source)
-    return {order[k] for k in range(len(order)) if 2 * k + 1 in near_sinks and 2 * k not in near_sinks
-            and graph.has_edge(2 * k, 2 * k + 1)}  # fmt: skip
+    near_sinks = _sink_side(preflow_push(graph, source, sink), sink)
+    return {order[k] for k in range(len(order))
+            if 2 * k + 1 in near_sinks and 2 * k not in near_sinks and graph.has_edge(2 * k, 2 * k + 1)}  # fmt: skip
+
+
+def _sink_side(residual: nx.DiGraph, sink: int) -> set[int]:
+    """The nodes that can still reach the sink in a maximum flow's residual network: the sink's
+    side of the minimum cut nearest the sinks."""
+    side = {sink}
+    work = [sink]
+    while work:
+        v = work.pop()
+        for u, attrs in residual.pred[v].items():
+            if u not in side and attrs["flow"] < attrs["capacity"]:
+                side.add(u)
+                work.append(u)
+    return side
