@@ -91,6 +91,10 @@ MAIN = Variant("O2", "-O2", "enzyme", "clang -O2 IR, `enzyme`")
 O0_PREOPT2 = Variant("O0-preopt2", "-O0", "enzyme", "clang -O0 IR, `enzyme` (preopt=2)")
 O0_PREOPT0 = Variant("O0-preopt0", "-O0", "enzyme{preopt=0}", "clang -O0 IR, `enzyme{preopt=0}`")
 VARIANTS = (MAIN, O0_PREOPT2, O0_PREOPT0)
+# The main build without the minimum cut (each needed value cached as it is): built and run once
+# (one sample, for its heap figures) for the first instance of each program, for the cache-bytes
+# table.
+NO_MINCUT = Variant("O2-nomincut", "-O2", "enzyme{mincut=0}", "clang -O2 IR, `enzyme{mincut=0}`")
 
 
 @dataclass(frozen=True)
@@ -957,14 +961,15 @@ def steps_for(bench: Benchmark) -> int:
     return 2 * len(bench.variants) + len(bench.peers) + len(bench.diagnostics)
 
 
-def steps_for_run(bench: Benchmark, samples: int) -> int:
-    return steps_for(bench) - (0 if samples else len(bench.diagnostics))
+def steps_for_run(bench: Benchmark, samples: int, cache_bytes: bool = False) -> int:
+    return steps_for(bench) - (0 if samples else len(bench.diagnostics)) + (2 if cache_bytes else 0)
 
 
 def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
-                  compile_reps: int, built: dict | None = None) -> dict:
+                  compile_reps: int, built: dict | None = None, cache_bytes: bool = False) -> dict:
     """Build, check and time one benchmark; returns its results (a JSON-able dict).  `built`
-    keeps the builds of this run by (program, variant): benchmarks sharing a program reuse them."""
+    keeps the builds of this run by (program, variant): benchmarks sharing a program reuse them.
+    `cache_bytes`: also build without the minimum cut and run that once, for its heap figures."""
     res: dict = {"name": bench.name, "n": n, "samples": samples, "builds": {}, "runs": {},
                  "peers": {}, "errors": []}
     outdir = BUILD_DIR / bench.prog
@@ -1060,6 +1065,17 @@ def run_benchmark(bench: Benchmark, progress: Progress, *, n: int, samples: int,
     for diag in bench.diagnostics:
         if samples:
             run_build(diag.tag, diag.label, MAIN.tag, env=diag.env)
+    if cache_bytes:
+        with progress.step(f"{bench.name}: build {NO_MINCUT.label}") as st:
+            try:
+                b = builds[NO_MINCUT.tag] = build(bench, NO_MINCUT, outdir)
+                res["builds"][NO_MINCUT.tag] = {"commands": b.commands, "stage_s": b.stage_s, "reps": b.reps}
+            except BenchError as e:
+                res["errors"].append(f"build {NO_MINCUT.tag}: {e}")
+                st.fail("(see errors)")
+        samples_before, samples = samples, 1  # one sample: the heap figures are per call
+        run_build(NO_MINCUT.tag, f"{NO_MINCUT.label}, 1 sample", NO_MINCUT.tag)
+        samples = samples_before
     return res
 
 
@@ -1127,8 +1143,9 @@ def derived(res: dict) -> dict:
 
 def fatal_errors(res: dict) -> list[str]:
     """A benchmark's errors that leave no numbers to report: all but those of the -O0 ablation's
-    builds and runs, which only cost R3 (the main build's numbers stand; the run still fails)."""
-    ablation = tuple(f"{kind} {v.tag}:" for kind in ("build", "run") for v in VARIANTS
+    builds and runs, which only cost R3, and of the `mincut=0` build, which only costs the
+    cache-bytes table (the main build's numbers stand; the run still fails)."""
+    ablation = tuple(f"{kind} {v.tag}:" for kind in ("build", "run") for v in (*VARIANTS, NO_MINCUT)
                      if v is not MAIN)  # fmt: skip
     return [e for e in res["errors"] if not e.startswith(ablation)]
 
@@ -1277,6 +1294,29 @@ def section_for(bench: Benchmark, res: dict, env: dict) -> str:
               "call (`lower-autodiff` keeps one buffer per cache site between calls).", ""]
     if bench.notes:
         lines += [bench.notes, ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def cache_bytes_section(results: list[tuple[Benchmark, dict]]) -> str:
+    """Peak heap per gradient call with and without the minimum cut, per program."""
+    lines = ["## Cache bytes: minimum cut vs. caching each needed value (`benchmarks/run.py`)", "",
+             "Gradient heap / call (the most heap bytes live at once during one gradient call: "
+             "mostly caches) of the main build (clang -O2 IR, `enzyme`: what reverse mode caches "
+             "is chosen by a minimum cut, loop-invariant values cached once per loop entry) and "
+             "of the same build with `enzyme{mincut=0}` (each needed value that cannot be "
+             "recomputed cached as it is), for the first instance of each program (the latter "
+             "from one sample).", "",
+             "| benchmark | size | heap / call, min-cut | heap / call, `mincut=0` | min-cut ÷ `mincut=0` |",
+             "|---|---|---:|---:|---:|"]
+    for bench, res in results:
+        if NO_MINCUT.tag not in res["builds"] and not any(NO_MINCUT.tag in e for e in res["errors"]):
+            continue
+        g = pick(res["runs"].get(MAIN.tag, []), "time", "gradient")
+        h = pick(res["runs"].get(NO_MINCUT.tag, []), "time", "gradient")
+        a, b = (r.get("heap_peak_bytes") if r else None for r in (g, h))
+        rel = f"{a / b:.2f}" if a is not None and b else ("–" if a is None or b is None else "= (0)")
+        lines.append(f"| {bench.name} | {bench.size} | {fmt_heap(g) if g else 'FAILED'} | "
+                     f"{fmt_heap(h) if h else 'FAILED'} | {rel} |")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -1456,13 +1496,16 @@ def main(argv: list[str] | None = None) -> int:
            "load": [os.getloadavg()[0]]}
     print(f"{env['machine']['cpu']}, {env['machine']['cores']} cores; xenzyme "
           f"{env['versions']['xenzyme']}; {env['versions']['clang']}", file=sys.stderr)
-    progress = Progress(total=sum(steps_for_run(b, samples) for b in selected))
+    # The cache-bytes comparison: the first instance of each program, when timing.
+    firsts = {b.prog: b for b in reversed(selected)}
+    cache_bytes = {b.name: bool(samples) and firsts[b.prog] is b for b in selected}
+    progress = Progress(total=sum(steps_for_run(b, samples, cache_bytes[b.name]) for b in selected))
     results = []
     built: dict = {}
     for bench in selected:
         res = run_benchmark(bench, progress, n=args.n or bench.n, samples=samples,
                             compile_reps=1 if args.check_only else args.compile_reps,
-                            built=built)
+                            built=built, cache_bytes=cache_bytes[bench.name])
         results.append((bench, res))
 
     env["load"].append(os.getloadavg()[0])
@@ -1483,12 +1526,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{b.name}: R1 {fmt_r(d['r1'])} (target {fmt_target(b.target_r1)}){r2}, "
                       f"R3 {fmt_r(d['r3'])}, compile "
                       f"{r['builds'][MAIN.tag]['stage_s']['total']:.2f} s", file=sys.stderr)
+    if samples:
+        print("\n" + cache_bytes_section(results), file=sys.stderr)
     if write:
         if not args.names:
             chart = write_chart(results)
             if chart:
                 print(f"wrote {chart.relative_to(REPO)}", file=sys.stderr)
-        sections = [("bench-summary", summary_section(results, env))] if not args.names else []
+        sections = [("bench-summary", summary_section(results, env)),
+                    ("bench-cache-bytes", cache_bytes_section(results))] if not args.names else []
         sections += [(f"bench-{b.name}", section_for(b, r, env)) for b, r in results]
         write_results(sections)
         print(f"wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)

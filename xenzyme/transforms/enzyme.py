@@ -13,7 +13,8 @@ may itself call `__enzyme_autodiff` (a Hessian-vector product is forward over re
 forward mode then differentiates the gradient function as the plain LLVM code it has become.
 
 `xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
-differentiate the unoptimised program (the ablation the benchmarks report);
+differentiate the unoptimised program (the ablation the benchmarks report); `mincut=0` caches
+each needed value as it is instead of choosing the caches by a minimum cut;
 `enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
 keeping them for the next call.
 """
@@ -43,11 +44,15 @@ class EnzymePass(ModulePass):
 
     preopt: int = 2
     postopt: int = 3
+    mincut: int = 1
     reuse_caches: bool = True
     """Keep cache buffers between calls (lower-autodiff's pools)."""
 
     def __post_init__(self) -> None:
         """Reject a bad level when the pipeline is read, before any input is."""
+        if self.mincut not in (0, 1):
+            raise XenzymeError(f"enzyme: mincut must be 0 or 1 (got {self.mincut})",
+                               notes=["for example -p 'enzyme{mincut=0}' (cache each needed value as it is)"])  # fmt: skip
         for opt, value in (("preopt", self.preopt), ("postopt", self.postopt)):
             if value not in (0, 1, 2, 3):
                 raise XenzymeError(
@@ -61,7 +66,7 @@ class EnzymePass(ModulePass):
         if self.preopt:
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
-        ReverseDiffPass().apply(ctx, op)
+        ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
         LowerAutodiffPass(self.reuse_caches).apply(ctx, op)
         ForwardDiffPass().apply(ctx, op)
         if self.postopt:

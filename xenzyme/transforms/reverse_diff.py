@@ -33,6 +33,14 @@ the split-mode requests `autodiff.augment` / `autodiff.reverse`).  The tape is m
 augmented function and freed by the reverse one -- or, for a request whose tape lives in the
 caller's buffer (`enzyme_allocated`), laid out in that buffer, whose size
 `autodiff.augmentsize` gives as a constant and which must be large enough.
+
+Which values are cached is a minimum cut (`xenzyme.analysis.cache_plan`): the gradient is
+generated once recording the values the rules ask for, the cut chooses the cheapest set of values
+from which all of them can be recomputed (caching `a` and `b` rather than `a*b`, `a+b` and
+`sin(a)`; arithmetic, divisions and math functions may be recomputed), and the gradient is
+generated again caching exactly those.  A cached value that is the same in every iteration of a
+loop is pushed once where the loop exits and popped after the loop's reverse.
+`reverse-diff{mincut=false}` caches each needed value that cannot be recomputed, as it is.
 """
 
 from __future__ import annotations
@@ -66,6 +74,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 
+from xenzyme.analysis.cache_plan import minimum_cache_cut
 from xenzyme.analysis.hints import CustomGradient, Hints
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
@@ -121,6 +130,8 @@ _RECOMPUTABLE = (
 )  # fmt: skip
 _CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
 _RECOMPUTE_DEPTH = 12
+_LOOP_WEIGHT = 16
+"""How many times more often a cache inside a loop is pushed than one outside it (a guess)."""
 _SKIPPED_IN_GRADIENT = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.dbg_record")
 
 # Library functions that neither read nor write memory the derivative depends on.
@@ -196,6 +207,8 @@ class ReverseBuilder:
         generator: GradientGenerator | None = None,
         split: bool = False,
         tape_buffer: bool = False,
+        mincut: bool = False,
+        plan: set[SSAValue] | None = None,
     ):
         self.module = module
         self.generator = generator
@@ -209,6 +222,19 @@ class ReverseBuilder:
         its last argument instead of allocating it, and the reverse function does not free it."""
         self.tape_type: Attribute | None = None
         """Split mode: the tape's layout, once `_lay_out_tape` made it."""
+        self.mincut = mincut
+        """Choose what to cache by a minimum cut (`cache_plan`) and cache loop-invariant values
+        once per loop entry; otherwise each needed value that cannot be recomputed is cached."""
+        self.plan = plan
+        """The values to cache (the cut); None while recording what the reverse sweep needs."""
+        self.requests: list[tuple[SSAValue, Loop | None]] = []
+        """Values the rules asked for and where (innermost loop), recorded when planning."""
+        self._recomputing = 0
+        self.hoisted: dict[Loop, list[tuple[SSAValue, _Cache]]] = {}
+        self.exit_edges: dict[Loop, list[Block]] = {}
+        self.entry_edges: dict[Loop, list[Block]] = {}
+        self.invariant_memo: dict[tuple[SSAValue, Loop], bool] = {}
+        self.loop_writes: dict[Loop, WriteSummary] = {}
         self.fn = fn
         self.acts = list(activities)
         self.ret_activity = ret_activity
@@ -332,6 +358,8 @@ class ReverseBuilder:
 
         self._forward()
         self._reverse()
+        if self.mincut and self.plan is None:
+            return []  # planning run: only `requests` is wanted
         self._finish()
 
         results = [a.type for a in self.active_args]
@@ -901,6 +929,7 @@ class ReverseBuilder:
         self.exit_blocks.append(edge)
         eb = Builder(InsertPoint.at_end(edge))
         for lp in exited:
+            self.exit_edges.setdefault(lp, []).append(edge)
             eb.insert(ad.CachePushOp(self._limit_cache(lp).init.res, self.iv[lp]))
         eb.insert(xllvm.BrOp(self.F[dest], *values))
         return edge, []
@@ -1033,6 +1062,8 @@ class ReverseBuilder:
             slot = self._riv_slot(lp)
             riv = e.insert(xllvm.LoadOp(slot, i64))
             e.insert(ext.StoreOp(e.insert(xllvm.SubOp(riv, i64_const(e, 1))), slot))  # type: ignore[arg-type]
+        if not cfg.is_back_edge(p, b) and (entered := cfg.loop_of.get(b)) is not None and entered.header is b:
+            self.entry_edges.setdefault(entered, []).append(edge)
         for lp in cfg.exited_loops(p, b):
             cache = self._limit_cache(lp).handle
             limit = e.insert(ad.CachePeekOp(cache))
@@ -1290,6 +1321,10 @@ class ReverseBuilder:
 
         In split mode the reverse sweep is another function: only the parameters (which it
         receives too) are available."""
+        return self._direct_in(v, set(self._loops_at()))
+
+    def _direct_in(self, v: SSAValue, here: set[Loop]) -> bool:
+        """`_direct` where the loops being reversed are `here`."""
         d = defining_block(v)
         if self.split:
             return isinstance(v, BlockArgument) and d is self.cfg.entry
@@ -1297,7 +1332,6 @@ class ReverseBuilder:
             return True
         if d not in self.dominates_returns:
             return False
-        here = set(self._loops_at())
         return not any(lp in here for lp in self.cfg.loops_of(d))
 
     def _direct_value(self, v: SSAValue) -> SSAValue:
@@ -1309,6 +1343,10 @@ class ReverseBuilder:
     def _materialize(self, v: SSAValue) -> SSAValue:
         if self._direct(v):
             return self._direct_value(v)
+        if self.mincut and self.plan is None and not self._recomputing:
+            self.requests.append((v, self._innermost()))
+        if self.plan is not None and v in self.plan:
+            return self._peek_value(v)
         if self._recomputable(v, 0):
             return self._recompute(v)
         return self._peek_value(v)
@@ -1329,7 +1367,7 @@ class ReverseBuilder:
         return ok
 
     def _recomputable_uncached(self, v: SSAValue, depth: int) -> bool:
-        if self._direct(v):
+        if self._direct(v) or self.plan is not None and v in self.plan:
             return True
         if isinstance(v, BlockArgument):
             # An induction variable of a loop being reversed: start + step * counter, its start
@@ -1346,24 +1384,125 @@ class ReverseBuilder:
             if self.writes.may_write(underlying_objects(op.ptr, self.cfg)):
                 return False
             return self._recomputable(op.ptr, depth + 1)
-        if not isinstance(op, _RECOMPUTABLE):
+        if not self._pure_op(op):
             return False
         return all(self._recomputable(o, depth + 1) for o in op.operands)
+
+    def _pure_op(self, op: Operation) -> bool:
+        """Whether `op` may be repeated in the reverse sweep given its operands.  With the
+        minimum cut, divisions and math functions too: the cut weighs them against caches."""
+        if isinstance(op, _RECOMPUTABLE):
+            return True
+        if not self.mincut:
+            return False
+        if isinstance(op, xllvm.FDivOp):
+            return True
+        return (
+            isinstance(op, xllvm.CallOp) and op.callee is not None and FUNCTION_LIKE_ATTR not in op.attributes
+            and math_base_name(op.callee.string_value()) is not None and op not in self.call_plans
+            and len(op.results) == 1 and all(ad.is_float_like(o.type) or _integer_like(o.type) for o in op.operands)
+        )  # fmt: skip
 
     def _recompute(self, v: SSAValue) -> SSAValue:
         if self._direct(v):
             return self._direct_value(v)
         e = self.e
-        if isinstance(v, BlockArgument):
-            iv = affine_iv(self.cfg, v)
-            assert iv is not None
-            return self._recompute_iv(iv)
-        op = v.owner
-        assert isinstance(op, Operation)
-        mapping = {o: self.get(o) for o in op.operands}
+        self._recomputing += 1
+        try:
+            if isinstance(v, BlockArgument):
+                iv = affine_iv(self.cfg, v)
+                assert iv is not None
+                return self._recompute_iv(iv)
+            op = v.owner
+            assert isinstance(op, Operation)
+            mapping = {o: self.get(o) for o in op.operands}
+        finally:
+            self._recomputing -= 1
         new = _clone_defined(op, dict(mapping))
+        if isinstance(new, xllvm.CallOp):
+            new.attributes["fn_attrs"] = PURE_CALL_ATTRS
         e.insert(new)
         return new.results[v.index]  # type: ignore[attr-defined]
+
+    # ---- the cache plan ---------------------------------------------------------------------
+
+    def plan_caches(self) -> set[SSAValue]:
+        """After a run that recorded what the rules need: the values to cache (the cut)."""
+
+        def inputs(node: tuple[SSAValue, Loop | None]) -> list[tuple[SSAValue, Loop | None]] | None:
+            v, lp = node
+            here = set(lp.enclosing()) if lp is not None else set()
+            if self._direct_in(v, here):
+                return []
+            if isinstance(v, BlockArgument):
+                iv = affine_iv(self.cfg, v)
+                return [(iv.start, lp)] if iv is not None and iv.loop in here else None
+            op = v.owner
+            assert isinstance(op, Operation)
+            if isinstance(op, _CONSTANT_OPS):
+                return []
+            if isinstance(op, xllvm.LoadOp):
+                if self.split or op.ordering.value.data != 0 or "volatile_" in op.attributes:
+                    return None
+                if self.writes.may_write(underlying_objects(op.ptr, self.cfg)):
+                    return None
+                return [(op.ptr, lp)]
+            if not self._pure_op(op):
+                return None
+            return [(o, lp) for o in op.operands]
+
+        def cost(node: tuple[SSAValue, Loop | None]) -> int:
+            v = node[0]
+            size = size_align(v.type)
+            depth = len(self.cfg.loops_of(defining_block(v))) - len(self._hoisting(v)[0])  # type: ignore[arg-type]
+            return (size[0] if size else 8) * _LOOP_WEIGHT**depth
+
+        return {v for v, _ in minimum_cache_cut(self.requests, inputs, cost)}
+
+    def _hoisting(self, v: SSAValue) -> tuple[list[Loop], bool]:
+        """How a cache of `v` avoids a push per iteration of loops in which `v` does not change:
+        the loops around its definition over which it is pushed once (outermost first), and
+        whether that push is where the outermost of them is left (popped where its reverse
+        ends; the definition must be on every path out of it, and no return inside); otherwise,
+        when `v` is the same throughout every loop around it, it is kept in a single slot that
+        each iteration overwrites with the same value.  Nothing without the minimum cut."""
+        d = defining_block(v)
+        if not self.mincut or d is None:
+            return [], False
+        loops = self.cfg.loops_of(d)
+        for k, lp in enumerate(loops):
+            if any(r in lp.blocks for r in self.ret_blocks) or not self._invariant(v, lp, 0):
+                continue
+            if all(self.cfg.dominates(d, src) for src, _ in lp.exits):
+                return loops[k:], True
+        if loops and self._invariant(v, loops[0], 0):
+            return loops, False
+        return [], False
+
+    def _invariant(self, v: SSAValue, lp: Loop, depth: int) -> bool:
+        """Whether `v` is the same in every iteration of `lp` (loads from memory the loop does
+        not write, through invariant pointers, and pure operations on invariant values)."""
+        if defining_block(v) not in lp.blocks:
+            return True
+        if isinstance(v, BlockArgument) or depth > _RECOMPUTE_DEPTH:
+            return False
+        key = (v, lp)
+        if key in self.invariant_memo:
+            return self.invariant_memo[key]
+        op = v.owner
+        assert isinstance(op, Operation)
+        if isinstance(op, _CONSTANT_OPS):
+            ok = True
+        elif isinstance(op, xllvm.LoadOp):
+            if lp not in self.loop_writes:
+                self.loop_writes[lp] = WriteSummary([b for b in self.cfg.rpo if b in lp.blocks], self.cfg)
+            ok = (op.ordering.value.data == 0 and "volatile_" not in op.attributes
+                  and not self.loop_writes[lp].may_write(underlying_objects(op.ptr, self.cfg))
+                  and self._invariant(op.ptr, lp, depth + 1))  # fmt: skip
+        else:
+            ok = self._pure_op(op) and all(self._invariant(o, lp, depth + 1) for o in op.operands)
+        self.invariant_memo[key] = ok
+        return ok
 
     def _recompute_iv(self, iv: AffineIV) -> SSAValue:
         """start + step * (reverse loop counter)."""
@@ -1402,7 +1541,16 @@ class ReverseBuilder:
         return self._peek(("shadow", p), self.fwd_shadow(p), defining_block(p))
 
     def _peek_value(self, v: SSAValue) -> SSAValue:
-        return self._peek(v, self.fwd[v], defining_block(v))
+        block = defining_block(v)
+        assert block is not None
+        if v not in self.caches:
+            loops, at_exit = self._hoisting(v)
+            if at_exit:
+                cache = self.caches[v] = self._new_cache(v.type, single=loops[0].parent is None)
+                self.hoisted.setdefault(loops[0], []).append((v, cache))
+            elif loops:
+                self._register_cache(v, self.fwd[v], block, single=True)
+        return self._peek(v, self.fwd[v], block)
 
     def _peek(self, key: object, fwd_value: SSAValue | None = None, block: Block | None = None) -> SSAValue:
         cache = self.caches.get(key)
@@ -1411,12 +1559,12 @@ class ReverseBuilder:
             cache = self._register_cache(key, fwd_value, block)
         return self.e.insert(ad.CachePeekOp(cache.handle))
 
-    def _register_cache(self, key: object, fwd_value: SSAValue, block: Block) -> _Cache:
+    def _register_cache(self, key: object, fwd_value: SSAValue, block: Block, single: bool = False) -> _Cache:
         """A cache for `fwd_value`, pushed after its definition and popped at the end of the
-        reverse of `block`."""
+        reverse of `block` (`single`: one slot, even inside loops)."""
         if key in self.caches:
             return self.caches[key]
-        cache = self._new_cache(fwd_value.type, single=not self.cfg.loops_of(block))
+        cache = self._new_cache(fwd_value.type, single=single or not self.cfg.loops_of(block))
         cache.value, cache.block = fwd_value, block
         self.caches[key] = cache
         return cache
@@ -1474,9 +1622,31 @@ class ReverseBuilder:
             term = rb.last_op
             assert term is not None
             rb.insert_op_before(ad.CachePopOp(cache.handle), term)
+        self._place_hoisted_caches()
         if self.split:
             self._free_tape()  # after the pops: the last of them may be in the entry's reverse
         self._reserve_caches()
+
+    def discard(self) -> None:
+        """Drop what a planning run built, so that it leaves no uses behind."""
+        blocks = [self.g_entry, *self.F.values(), *self.exit_blocks, *self._reverse_blocks]
+        if self.split:
+            blocks.append(self.r_entry)
+        for b in blocks:
+            for op in b.ops:
+                op.drop_all_references()
+        for op in self.fwd_entry_ops + self.rev_entry_ops:
+            op.drop_all_references()
+
+    def _place_hoisted_caches(self) -> None:
+        """A value invariant in a loop is pushed where the loop is left and popped where the
+        reverse sweep leaves the loop's reverse (the reverse of the edges entering it)."""
+        for lp, entries in self.hoisted.items():
+            for v, cache in entries:
+                for edge in self.exit_edges.get(lp, []):
+                    edge.insert_op_before(ad.CachePushOp(cache.init.res, self.fwd[v]), edge.last_op)  # type: ignore[arg-type]
+                for edge in self.entry_edges.get(lp, []):
+                    edge.insert_op_before(ad.CachePopOp(cache.handle), edge.last_op)  # type: ignore[arg-type]
 
     def _free_tape(self) -> None:
         """Split mode: the tape and the caches on it end with the reverse function."""
@@ -1520,6 +1690,9 @@ class ReverseBuilder:
         for lp, lim in self.limit_caches.items():
             if lp.parent is not None and lim.init.single is None:
                 by_loop.setdefault(lp.parent, []).append(lim.init)
+        for lp, entries in self.hoisted.items():
+            if lp.parent is not None:
+                by_loop.setdefault(lp.parent, []).extend(c.init for _, c in entries)
         for lp, inits in by_loop.items():
             tc = trip_count(self.cfg, lp)
             if tc is None:
@@ -1915,8 +2088,9 @@ def _retype_store(op: ext.StoreOp, views: Views, tbaa: TBAA | None) -> None:
 class GradientGenerator:
     """Generates (once per function and activity pattern) and calls gradient functions."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, mincut: bool = True):
         self.module = module
+        self.mincut = mincut
         self.generated: dict[tuple[str, tuple[str, ...], str], str] = {}
         self.split_generated: dict[tuple[str, tuple[str, ...], str, str], tuple[str, str]] = {}
         self.tape_sizes: dict[tuple[str, str], int] = {}
@@ -1974,7 +2148,7 @@ class GradientGenerator:
             n += 1
             name = f"{base}.{n}"
         self.generated[key] = name
-        (gfn,) = ReverseBuilder(self.module, self._prepared(fn), acts, ret, name, self.filename, self).build()
+        (gfn,), _ = self._build(fn, acts, ret, name, split=False)
         self.module.body.block.insert_op_after(gfn, fn)
         return name
 
@@ -1989,9 +2163,7 @@ class GradientGenerator:
             return self.split_generated[key]
         names = (self._fresh_name(f"augmented_{fn.sym_name.data}"), self._fresh_name(f"reverse_{fn.sym_name.data}"))
         self.split_generated[key] = names
-        builder = ReverseBuilder(self.module, self._prepared(fn), acts, ret, names, self.filename, self,  # type: ignore[arg-type]
-                                 split=True, tape_buffer=tape_buffer)  # fmt: skip
-        funcs = builder.build()
+        funcs, builder = self._build(fn, acts, ret, names, split=True, tape_buffer=tape_buffer)
         layout = size_align(builder.tape_type) if builder.tape_type is not None and builder.all_caches else (0, 1)
         assert layout is not None
         self.tape_sizes[names] = layout[0]
@@ -2000,6 +2172,23 @@ class GradientGenerator:
             self.module.body.block.insert_op_after(f, anchor)
             anchor = f
         return names
+
+    def _build(self, fn: xllvm.FuncOp, acts: list[str], ret: str, name: str | tuple[str, str], split: bool,
+               tape_buffer: bool = False) -> tuple[list[xllvm.FuncOp], ReverseBuilder]:
+        """Build a gradient; with the minimum cut, twice: once recording which primal values
+        the reverse sweep needs (callees are generated then, once), then with the caches the
+        cut chooses.  Returns the functions and the builder that made them."""
+        prepared = self._prepared(fn)
+        plan = None
+        if self.mincut:
+            recorder = ReverseBuilder(self.module, prepared, acts, ret, name, self.filename, self, split,  # type: ignore[arg-type]
+                                      tape_buffer=tape_buffer, mincut=True)  # fmt: skip
+            recorder.build()
+            plan = recorder.plan_caches()
+            recorder.discard()
+        builder = ReverseBuilder(self.module, prepared, acts, ret, name, self.filename, self, split,  # type: ignore[arg-type]
+                                 tape_buffer=tape_buffer, mincut=self.mincut, plan=plan)  # fmt: skip
+        return builder.build(), builder
 
     def _prepared(self, fn: xllvm.FuncOp) -> xllvm.FuncOp:
         """A copy of `fn` in the form differentiation wants (the primal stays as it is)."""
@@ -2081,6 +2270,10 @@ class GradientGenerator:
     def message_global(self, text: str) -> tuple[str, int]:
         """A constant string holding `text` (a message the generated code prints), and its size."""
         data = text.encode("ascii", errors="replace")[:400].decode()
+        for op in self.module.ops:  # the same message once (a planning run may have made it)
+            if (isinstance(op, xllvm.GlobalOp) and op.sym_name.data.startswith("xenzyme.message")
+                    and isinstance(op.value, StringAttr) and op.value.data == data):  # fmt: skip
+                return op.sym_name.data, len(data)
         name = self._fresh_name("xenzyme.message")
         g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private",
                            constant=True, value=StringAttr(data))  # fmt: skip
@@ -2395,10 +2588,15 @@ def _float_one(t: Attribute) -> Attribute:
 
 @dataclass(frozen=True)
 class ReverseDiffPass(ModulePass):
-    """Replace each `autodiff.autodiff` by a call to a generated gradient function."""
+    """Replace each `autodiff.autodiff` by a call to a generated gradient function.
+
+    `mincut=false` caches each needed value that cannot be recomputed, as it is (no minimum
+    cut, no loop-invariant caches): for comparison, or as an escape hatch."""
 
     name = "reverse-diff"
 
+    mincut: bool = True
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        GradientGenerator(op).run()
+        GradientGenerator(op, self.mincut).run()
 
