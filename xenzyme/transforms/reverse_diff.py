@@ -1390,7 +1390,8 @@ class ReverseBuilder:
 
     def _pure_op(self, op: Operation) -> bool:
         """Whether `op` may be repeated in the reverse sweep given its operands.  With the
-        minimum cut, divisions and math functions too: the cut weighs them against caches."""
+        minimum cut, divisions and cheap math functions too (the cut weighs them against caches
+        by bytes only, so a function as costly as `exp` is cached rather than called again)."""
         if isinstance(op, _RECOMPUTABLE):
             return True
         if not self.mincut:
@@ -1399,7 +1400,7 @@ class ReverseBuilder:
             return True
         return (
             isinstance(op, xllvm.CallOp) and op.callee is not None and FUNCTION_LIKE_ATTR not in op.attributes
-            and math_base_name(op.callee.string_value()) is not None and op not in self.call_plans
+            and math_base_name(op.callee.string_value()) in _CHEAP_MATH and op not in self.call_plans
             and len(op.results) == 1 and all(ad.is_float_like(o.type) or _integer_like(o.type) for o in op.operands)
         )  # fmt: skip
 
@@ -1796,6 +1797,11 @@ def _scalar(t: Attribute) -> bool:
     from xdsl.dialects.builtin import AnyFloat
 
     return isinstance(t, AnyFloat | IntegerType)
+
+
+_CHEAP_MATH = frozenset({"fabs", "copysign", "fmin", "fmax", "minnum", "maxnum", "floor", "ceil", "trunc",
+                         "round", "rint", "nearbyint"})  # fmt: skip
+"""Math functions of a few instructions, recomputed in the reverse sweep rather than cached."""
 
 
 def _pure_call(op: Operation) -> bool:
