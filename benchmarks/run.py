@@ -193,22 +193,20 @@ What the gradient does (read from `xenzyme-opt logsumexp.ll -p enzyme -t llvm`, 
   where a comparison selected: a second read-modify-write of all 80 MB of `dx`.
 
 Where the time goes: the arithmetic is the primal's (one `exp` per element, no recomputation);
-what the gradient adds is memory. The caches are buffers grown by `realloc` and freed on every
-call; at 80 MB glibc serves them with fresh `mmap`ed pages, so every call takes about 25,000
-minor page faults (column "page faults / call"; 4 KiB each, about 90 MB zeroed by the kernel)
-on top of about 300 MB of cache and `dx` traffic. The diagnostic row runs the same binary with
-glibc's malloc on transparent huge pages: the faults all but vanish and gradient ÷ primal drops
-to 1.25–1.5. A hand-written C gradient with the same strategy (cache every `exp`) ran at
-1.05–1.1× the primal with its cache allocated once outside the timed call, and at 1.5–1.7×
-with a fresh `malloc` per call (one measurement on this machine while writing this note). Page
-faults and memory traffic compete with other processes on this 2-core machine while `exp` does
-not, so R1 rises when the machine is busy: 1.7 to 2.4 across runs at load average 2.
+what the gradient adds is memory: the 80 MB cache of `exp` values and a second pass over `dx`.
+The cache buffers are kept between calls (`lower-autodiff` gives each cache site a pool slot),
+so after the first call the gradient neither allocates nor takes page faults (columns "page
+faults / call" and "heap / call"). Until the buffers were kept, glibc served each call's 80 MB
+with fresh `mmap`ed pages, about 25,000 minor page faults per call, and gradient ÷ primal was
+1.3-2.4 depending on the machine's load; the diagnostic row (glibc's malloc on transparent huge
+pages) showed that cost. The minimum cut chooses what is cached; it weighs bytes only, so math
+functions such as `exp` are not among what it may recompute (recomputing `exp` instead of
+caching it made the gradient 1.75 primals in a run on this machine, against 1.09 with the
+cache).
 
-What would bring it down, in the compiler (left to its owners): allocate each cache once,
-sized by the trip count known on entry (`n - 1` and `n` here), instead of growing it, and merge
-the four per-lane byte caches; allocate large caches so that they do not fault page by page
-(reuse across calls, or huge pages); skip the zero-adding reverse pass of the max loop where
-only one element receives the adjoint of A.
+What remains, in the compiler: the four per-lane byte caches of the unrolled max loop could be
+one, and the zero-adding reverse pass of the max loop could be skipped where only one element
+receives the adjoint of A.
 
 R3: from -O0 IR without the optimiser first, the loop indices live in stack slots, so the
 address of `dx[i]` is not an induction expression when the gradient is generated: both loops
@@ -304,24 +302,27 @@ version. It is 10,100 lines of IR against the primal's 720 and keeps 125 caches:
 temporaries `qdiags`, `xc`, `qxc` and `main_term` are malloc'd as in the primal, each with a
 calloc'd shadow.
 
-Where the time goes (gradient ÷ primal 15-32 where the peers' gradients cost 2-4 of their own
+Where the time goes (gradient ÷ primal about 7 where the peers' gradients cost 2-4 of their own
 primals):
 
 - **caching several times what the reverse sweep needs**: it needs, per point and component,
-  z = x_i - mu_k and Q_k z (2d doubles, 160 bytes at d = 10); the gradient keeps 1-2 KB per
-  pair (heap column: 46 MiB live per call at d10_K25, buffers grown by doubling). The packed
-  index of the triangular product (`l[idx++]`, running through the nested loops over j and k)
-  is not recognised as an induction variable, so every shadow address `&dicf[idx]` and every
-  loaded `icf[idx]` (a read-only argument that could be reloaded) is pushed per iteration of
-  the innermost loop, in each unrolled lane (reported with a reproducer); the loaded `xc` and
-  `qxc` values are cached per lane of the unrolled loops rather than once per pair.
-- **fresh memory on every call**: the caches are freed when the gradient returns and allocated
-  again by the next call, so their pages fault in anew: about 10,500 minor page faults per call
-  (41 MB zeroed by the kernel), about a third of the gradient's time (perf: page-fault and
-  page-clearing kernel functions, plus `memmove` when a buffer doubles).
-- **bookkeeping**: each cache's size and capacity live on the stack (125 pairs do not fit in
-  registers), so a push is a load, compare, branch and two stores; perf shows the rest of the
-  time spread over the whole forward sweep, mostly loads and stores at stack offsets.
+  z = x_i - mu_k and Q_k z (2d doubles, 160 bytes at d = 10); the gradient keeps about 1 KB per
+  pair (the cache-bytes table), because every unrolled and vectorised version of the inner loops
+  keeps its own caches of the values it loaded (`xc`, `qxc`, the packed `icf` entries), its loop
+  counters and its branch outcomes (which version ran), each pushed per iteration.
+- **bookkeeping**: each cache's size and capacity live on the stack (120 pairs do not fit in
+  registers), so a push is a load, compare, branch and two stores; perf shows the time spread
+  over the whole forward sweep, mostly loads and stores at stack offsets.
+
+Fixed in the compiler while analysing this benchmark: caches reserved at an inner loop's entry
+grow by doubling (below); the running packed index `idx++` of the triangular product is
+recomputed as an induction variable instead of cached (gradient ÷ primal 20 -> 10 on the
+reduced reproducer); the cache buffers are kept between calls instead of being allocated, faulted
+in and freed on every call (about 10,500 minor page faults per call before: gradient ÷ primal
+25 -> about 7 at d10_K25); the minimum cut chooses the cached values. What remains is the
+number of loop versions LLVM made before differentiation: differentiating the primal before
+vectorisation, or caching per pair rather than per loop version, would bring it towards the
+peers' 2-4.
 
 Until 3b0f6ab a reserve at an inner loop's entry grew its cache to exactly the new size, once
 per (point, component) pair, so the caches were copied once per pair: 1.6 million allocation
@@ -381,18 +382,14 @@ output layers add the loaded sequence bits and extra params and their shadow add
 reverse sweep walks the steps backwards and accumulates into the shadows of the weights; the
 state is copied into a malloc'd buffer with a calloc'd shadow.
 
-Why gradient ÷ primal is about 4 (above 3): the forward sweep's `exp` and `tanh` calls cost what
-the primal costs (perf: libm is most of the primal's time and about a third of the gradient's);
-the rest is cache traffic and the reverse arithmetic:
-
-- **what it caches**: the reverse sweep needs about 6 values per unit and step (the three
-  sigmoids, the two `tanh`, the previous cell); the `exp` and `1 + exp` results are redundant
-  beside the sigmoids, and the weights and sequence bits are loaded from read-only arguments
-  that could be reloaded: about three times what is needed, 5.7 MiB live per call at l = 2
-  (heap column).
-- **fresh memory on every call**: those caches are freed at the end of each gradient and
-  allocated again by the next, about 1,300 minor page faults per call at l = 2, a fifth to a
-  quarter of the gradient's time (perf).
+Where the time goes (gradient ÷ primal about 2): the forward sweep's `exp` and `tanh` calls cost
+what the primal costs (perf: libm is most of the primal's time), and the rest is cache traffic
+and the reverse arithmetic. The caches hold, per unit and step, the `exp` and `tanh` results and
+the hidden, cell and input values read; the minimum cut recomputes what it can from them (the
+sigmoids `1 / (1 + exp)` from the cached `exp`), and the weights loaded from `main_params` are
+cached because the state written through another pointer may alias them (nothing tells the
+compiler otherwise). The cache buffers are kept between calls: before that, each call allocated
+them afresh and took about 1,300 minor page faults, and gradient ÷ primal was about 4.
 
 Until 3b0f6ab each cache filled by the loop over the 14 units was reserved at that loop's
 entry, once per layer and step, to exactly its new size; the copies made the gradient cost
@@ -404,8 +401,8 @@ about 0.3-0.6 ms per step and layer; the hand-written numpy backpropagation is b
 overhead on vectors of 14. The finite-difference peer needs 2 × 266 primal evaluations per
 gradient.
 
-R3: not measured: the `enzyme{preopt=0}` build fails (compiler bug, reported: at preopt=0 type
-analysis cannot type the memcpy of the state into its malloc'd copy, which a callee updates)."""
+R3: from -O0 IR without the optimiser first, every local lives in a stack slot and every loaded
+value is cached (the -O0 heap column)."""
 
 
 def adbench_peers(bench: str, tools: tuple[str, ...] = ("numpy", "jax", "torch"),
