@@ -124,6 +124,17 @@ def _print_words(printer: Printer, words: Sequence[StringAttr]) -> None:
     printer.print_string("[" + ", ".join(w.data for w in words) + "]")
 
 
+def primal_and_shadow(args: Sequence[SSAValue], activities: Sequence[str]) -> list[tuple[SSAValue, SSAValue | None]]:
+    """A request's arguments as (primal, shadow or None) per callee argument: each argument is
+    followed by its shadow where its activity has one."""
+    out: list[tuple[SSAValue, SSAValue | None]] = []
+    it = iter(args)
+    for act in activities:
+        primal = next(it)
+        out.append((primal, next(it) if has_shadow(act) else None))
+    return out
+
+
 @irdl_op_definition
 class AutodiffOp(IRDLOperation):
     """Reverse-mode derivative of `callee` at these arguments (see the module docstring)."""
@@ -164,12 +175,7 @@ class AutodiffOp(IRDLOperation):
 
     def primal_and_shadow_args(self) -> list[tuple[SSAValue, SSAValue | None]]:
         """(primal, shadow or None) per callee argument."""
-        out: list[tuple[SSAValue, SSAValue | None]] = []
-        it = iter(self.args)
-        for act in self.activities:
-            primal = next(it)
-            out.append((primal, next(it) if has_shadow(act) else None))
-        return out
+        return primal_and_shadow(self.args, self.activities)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -348,12 +354,8 @@ class _SplitRequest(IRDLOperation):
         return [a.data for a in self.activity.data]
 
     def primal_and_shadow_args(self) -> list[tuple[SSAValue, SSAValue | None]]:
-        out: list[tuple[SSAValue, SSAValue | None]] = []
-        it = iter(self.args)
-        for act in self.activities:
-            primal = next(it)
-            out.append((primal, next(it) if has_shadow(act) else None))
-        return out
+        """(primal, shadow or None) per callee argument."""
+        return primal_and_shadow(self.args, self.activities)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
