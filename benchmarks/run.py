@@ -198,7 +198,7 @@ The cache buffers are kept between calls (`lower-autodiff` gives each cache site
 so after the first call the gradient neither allocates nor takes page faults (columns "page
 faults / call" and "heap / call"). Until the buffers were kept, glibc served each call's 80 MB
 with fresh `mmap`ed pages, about 25,000 minor page faults per call, and gradient ÷ primal was
-1.3-2.4 depending on the machine's load; the diagnostic row (glibc's malloc on transparent huge
+1.3-2.4 depending on the machine's load (earlier `make bench` runs); the diagnostic row (glibc's malloc on transparent huge
 pages) showed that cost. The minimum cut chooses what is cached; it weighs bytes only, so math
 functions such as `exp` are not among what it may recompute (recomputing `exp` instead of
 caching it made the gradient 1.75 primals in a run on this machine, against 1.09 with the
@@ -317,9 +317,9 @@ primals):
 Fixed in the compiler while analysing this benchmark: caches reserved at an inner loop's entry
 grow by doubling (below); the running packed index `idx++` of the triangular product is
 recomputed as an induction variable instead of cached (gradient ÷ primal 20 -> 10 on the
-reduced reproducer); the cache buffers are kept between calls instead of being allocated, faulted
-in and freed on every call (about 10,500 minor page faults per call before: gradient ÷ primal
-25 -> about 7 at d10_K25); the minimum cut chooses the cached values. What remains is the
+reduced reproducer, measured when that change was made); the cache buffers are kept between calls instead of being allocated, faulted
+in and freed on every call (about 10,500 minor page faults per call and gradient ÷ primal
+25 at d10_K25 in the previous `make bench` run; about 7 in this one); the minimum cut chooses the cached values. What remains is the
 number of loop versions LLVM made before differentiation: differentiating the primal before
 vectorisation, or caching per pair rather than per loop version, would bring it towards the
 peers' 2-4.
@@ -389,7 +389,8 @@ the hidden, cell and input values read; the minimum cut recomputes what it can f
 sigmoids `1 / (1 + exp)` from the cached `exp`), and the weights loaded from `main_params` are
 cached because the state written through another pointer may alias them (nothing tells the
 compiler otherwise). The cache buffers are kept between calls: before that, each call allocated
-them afresh and took about 1,300 minor page faults, and gradient ÷ primal was about 4.
+them afresh and took about 1,300 minor page faults, and gradient ÷ primal was about 4 (the
+previous `make bench` run).
 
 Until 3b0f6ab each cache filled by the loop over the 14 units was reserved at that loop's
 entry, once per layer and step, to exactly its new size; the copies made the gradient cost
