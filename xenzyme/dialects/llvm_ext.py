@@ -31,6 +31,8 @@ Conventions shared by the importer, the exporter and the passes:
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -1745,3 +1747,14 @@ def successor_operands(term: Operation) -> list[tuple[Block, Sequence[SSAValue]]
     if isinstance(term, InvokeOp):
         return [(term.normal_dest, term.normal_operands), (term.unwind_dest, term.unwind_operands)]
     return [(s, ()) for s in term.successors]
+
+
+_MANGLE_PART = re.compile(r"^(?:[vp]\d+|nxv\d+\w*|[if]\d+|v\d+[if]\d+|v\d+p\d+|a\d+\w+|s_\w+|sl_\w+)$")
+
+
+def intrinsic_base_name(name: str) -> str:
+    """`llvm.memcpy.p0.p0.i64` -> `llvm.memcpy` (drop the type-mangling suffixes)."""
+    parts = name.split(".")
+    while len(parts) > 2 and _MANGLE_PART.match(parts[-1]):
+        parts.pop()
+    return ".".join(parts)

@@ -1682,17 +1682,6 @@ _INTRINSIC_OPS = {
     for k, v in ext.intrinsic_op_by_name().items()
     if issubclass(v, ext._IntrinsicOp | ext._MemIntrinsicOp) or k in _XDSL_ARITY
 }
-_MANGLE_PART = re.compile(r"^(?:[vp]\d+|nxv\d+\w*|[if]\d+|v\d+[if]\d+|v\d+p\d+|a\d+\w+|s_\w+|sl_\w+)$")
-
-
-def intrinsic_base_name(name: str) -> str:
-    """`llvm.memcpy.p0.p0.i64` -> `llvm.memcpy` (drop the type-mangling suffixes)."""
-    parts = name.split(".")
-    while len(parts) > 2 and _MANGLE_PART.match(parts[-1]):
-        parts.pop()
-    return ".".join(parts)
-
-
 def _fmf(flags: Sequence[str]) -> xllvm.FastMathAttr:
     return _fmf_attr(tuple(flags))
 
@@ -2655,7 +2644,7 @@ class FunctionReader:
         )
 
     def _intrinsic(self, name, args, rtype, fmf, attrs, bundles, tail) -> Operation:
-        base = intrinsic_base_name(name)
+        base = ext.intrinsic_base_name(name)
         if tail != "none":
             attrs["tail"] = StringAttr(tail)
         op_cls = _INTRINSIC_OPS.get(base)

@@ -23,25 +23,25 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Operation, SSAValue
 
 from xenzyme.diagnostics import XenzymeError
-
-from xenzyme.rules import (
+from xenzyme.dialects.llvm_ext import intrinsic_base_name
+from xenzyme.rules.context import ForwardContext, ReverseContext
+from xenzyme.rules.emitter import Emitter
+from xenzyme.rules.partial import (
     LN2,
+    Getter,
     LN10,
     ONE,
     TWO_OVER_SQRT_PI,
-    Emitter,
-    ForwardContext,
+    MathPartials,
     Partial,
-    ReverseContext,
+    PartialThunk,
+    Partials,
+    as_partial,
     linear_tangent,
     over,
     times,
 )
-
-Getter = Callable[[], SSAValue]
-PartialThunk = Callable[[], "Partial | SSAValue"]
-Partials = Sequence[PartialThunk | None]
-MathPartials = Callable[[Emitter, list[Getter], Getter], Partials]
+from xenzyme.rules.registry import RULES as REGISTERED
 
 
 def _zero(e: Emitter, x: list[Getter], y: Getter) -> Partials:
@@ -175,15 +175,9 @@ for _name in ("fmax", "maxnum", "maximum", "maximumnum"):
     MATH[_name] = (2, _min_max("oge"))
 
 
-def _as_partial(p: Partial | SSAValue) -> Partial:
-    return p if isinstance(p, Partial) else times(p)
-
-
 def math_base_name(name: str) -> str | None:
     """`sinf` -> `sin`, `llvm.sin.f64` -> `sin`, `sin` -> `sin`; None if not a known function."""
     if name.startswith("llvm."):
-        from xenzyme.frontend.llvm_import import intrinsic_base_name
-
         name = intrinsic_base_name(name)[5:]
     if name in MATH:
         return name
@@ -195,16 +189,12 @@ def math_base_name(name: str) -> str | None:
 def math_rule_name(name: str) -> str | None:
     """The entry for a callee: a rule registered from Python for exactly this name, else the
     libm function's (`math_base_name`)."""
-    from xenzyme.rules.registry import RULES
-
-    return name if name in RULES else math_base_name(name)
+    return name if name in REGISTERED else math_base_name(name)
 
 
 def math_rule(name: str) -> tuple[int, MathPartials]:
     """The (arity, partials) entry `math_rule_name` named."""
-    from xenzyme.rules.registry import RULES
-
-    return RULES.get(name) or MATH[name]
+    return REGISTERED.get(name) or MATH[name]
 
 
 def math_arity(name: str) -> int:
@@ -214,12 +204,10 @@ def math_arity(name: str) -> int:
 def _partial_thunks(ctx: ReverseContext | ForwardContext, op: Operation, name: str, args: Sequence[SSAValue]):
     """The entry's partials for `op`; a rule registered from Python that breaks (raises, or
     returns the wrong number of partials) is the user's error, reported at the call."""
-    from xenzyme.rules.registry import RULES
-
     arity, partials = math_rule(name)
     result = op.results[0]
     getters = [(lambda a=a: ctx.get(a)) for a in args[:arity]]
-    if name not in RULES:
+    if name not in REGISTERED:
         return partials(ctx.e, getters, lambda: ctx.get(result))
 
     def checked(thunk: PartialThunk | None) -> PartialThunk | None:
@@ -259,7 +247,7 @@ def apply_math_rule(ctx: ReverseContext, op: Operation, name: str, args: Sequenc
     for a, thunk in zip(args[:arity], thunks, strict=False):
         if thunk is None or not ctx.active(a):
             continue
-        ctx.accumulate(a, _as_partial(thunk()).apply(ctx.e, d))
+        ctx.accumulate(a, as_partial(thunk()).apply(ctx.e, d))
 
 
 def tangent_math_rule(ctx: ForwardContext, op: Operation, name: str, args: Sequence[SSAValue]) -> None:
@@ -269,7 +257,7 @@ def tangent_math_rule(ctx: ForwardContext, op: Operation, name: str, args: Seque
     result = op.results[0]
     thunks = _partial_thunks(ctx, op, name, args)
     terms = [
-        (_as_partial(thunk()), ctx.tangent(a))
+        (as_partial(thunk()), ctx.tangent(a))
         for a, thunk in zip(args[:arity], thunks, strict=False)
         if thunk is not None and ctx.active(a)
     ]
@@ -330,3 +318,8 @@ def _int_attr(v: int, t):
     from xdsl.dialects.builtin import IntegerAttr
 
     return IntegerAttr(v, t)
+
+
+def registered_rules() -> set[str]:
+    """Names of the functions whose rules were registered from Python (`xenzyme.derivative`)."""
+    return set(REGISTERED)

@@ -1,14 +1,18 @@
-"""Rules for LLVM instructions: arithmetic, casts, aggregates, vectors and memory.
+"""Rules for LLVM instructions that compute values: arithmetic, casts, aggregates, vectors, and
+the math intrinsics; `rule_for` finds the rule of any llvm-dialect op (memory and calls have
+their rules in `llvm_memory.py` and `llvm_calls.py`).
 
 Reverse rules take the adjoint of the op's result (`ctx.adjoint`, which also clears it) and add
 a contribution to each active operand.  Ops without a rule and without derivative-carrying
 values (integer arithmetic, comparisons, address computation) need nothing in the reverse sweep;
 the engine reports an error for any other op that touches active data.
 
-Tangent rules (forward mode, `TANGENT_RULES`, `tangent_rule_for`) set the tangents of the op's
-result from its operands' tangents, per direction in vector mode.  Memory (loads, stores, bulk
-copies) and calls are the forward engine's business, not rules': their tangents live in shadow
-memory and in other functions.
+Tangent rules (forward mode) set the tangents of the op's result from its operands' tangents,
+per direction in vector mode.  Ops that move data without computing with it (GEPs, casts,
+select, aggregate and vector moves) also move pointers and the bits of floats carried as
+integers: in forward mode a shadow (or such bits) of their result is the same op applied to the
+shadows of their operands (`_moves_data`); in the forward sweep of reverse mode the same holds
+for the shadows of GEPs, casts and selects of pointers.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, StringAttr, VectorType, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from xenzyme.analysis.activity import is_pointer_like
+from xenzyme.analysis.forward_activity import has_tangent_type
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import ONE, ForwardContext, ForwardRule, Partial, ReverseContext, ReverseRule, linear_tangent, over, times
+from xenzyme.rules.context import AugmentContext, ForwardContext, ForwardRule, OpRule, ReverseContext, ReverseRule
 from xenzyme.rules.libm import (
     SCALE_BY_POWER_OF_TWO,
     apply_math_rule,
@@ -29,9 +35,10 @@ from xenzyme.rules.libm import (
     math_rule_name,
     powi_rule,
     powi_tangent,
+    registered_rules,
     tangent_math_rule,
 )
-
+from xenzyme.rules.partial import ONE, Partial, linear_tangent, over, times
 
 def _fadd(ctx: ReverseContext, op: Operation) -> None:
     if (d := ctx.adjoint(op.results[0])) is None:
@@ -214,16 +221,6 @@ def _shufflevector(ctx: ReverseContext, op: Operation) -> None:
         ctx.accumulate(src, acc)
 
 
-def _splat(ctx: ReverseContext, scalar: SSAValue, vt: VectorType) -> SSAValue:
-    e = ctx.e
-    zero_idx = e.insert(xllvm.ConstantOp(IntegerAttr(0, i32), i32))
-    first = e.insert(xllvm.InsertElementOp.create(operands=[e.insert(ext.PoisonOp(vt)), scalar, zero_idx], result_types=[vt]))
-    n = vt.get_shape()[0]
-    return e.insert(xllvm.ShuffleVectorOp.create(
-        operands=[first, first], properties={"mask": DenseArrayBase.from_list(i32, [0] * n)}, result_types=[vt]
-    ))  # fmt: skip
-
-
 def _reduce_fadd(ctx: ReverseContext, op: Operation) -> None:
     if (d := ctx.adjoint(op.results[0])) is None:
         return
@@ -231,7 +228,7 @@ def _reduce_fadd(ctx: ReverseContext, op: Operation) -> None:
     ctx.accumulate(start, d)
     if ctx.active(vec):
         assert isinstance(vec.type, VectorType)
-        ctx.accumulate(vec, _splat(ctx, d, vec.type))
+        ctx.accumulate(vec, ctx.e.splat(d, vec.type))
 
 
 def _reduce_fmul(ctx: ReverseContext, op: Operation) -> None:
@@ -262,141 +259,16 @@ def _reduce_fmul(ctx: ReverseContext, op: Operation) -> None:
         ctx.accumulate(vec, acc)
 
 
-def _reduce_minmax(pred: str) -> ReverseRule:
+def _reduce_minmax(ctx: ReverseContext, op: Operation) -> None:
     """The adjoint goes to the lanes equal to the result."""
-
-    def rule(ctx: ReverseContext, op: Operation) -> None:
-        if (d := ctx.adjoint(op.results[0])) is None:
-            return
-        vec = op.operands[0]
-        assert isinstance(vec.type, VectorType)
-        e = ctx.e
-        r = _splat(ctx, ctx.get(op.results[0]), vec.type)
-        hit = e.fcmp("oeq", ctx.get(vec), r)
-        ctx.accumulate(vec, e.where(hit, _splat(ctx, d, vec.type)))
-
-    del pred
-    return rule
-
-
-# ---- memory -----------------------------------------------------------------------------
-
-
-def _load(ctx: ReverseContext, op: Operation) -> None:
     if (d := ctx.adjoint(op.results[0])) is None:
         return
-    assert isinstance(op, xllvm.LoadOp)
-    ctx.accumulate_memory(ctx.shadow(op.ptr), d, _align(op))
-
-
-def _store(ctx: ReverseContext, op: Operation) -> None:
-    """The stored-to location's adjoint flows to the stored value; the location is then zero."""
-    assert isinstance(op, ext.StoreOp)
-    v = op.value
+    vec = op.operands[0]
+    assert isinstance(vec.type, VectorType)
     e = ctx.e
-    sp = ctx.shadow(op.ptr)
-    if ctx.active(v):
-        dv = e.insert(xllvm.LoadOp(sp, v.type, alignment=_align(op)))
-        e.insert(ext.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
-        ctx.accumulate(v, dv)
-    else:
-        e.insert(ext.StoreOp(e.zero(v.type), sp, alignment=_align(op)))
-
-
-def _align(op: Operation) -> int | None:
-    a = op.properties.get("alignment")
-    return a.value.data if isinstance(a, IntegerAttr) else None
-
-
-RULES: dict[type[Operation], ReverseRule] = {
-    xllvm.FAddOp: _fadd,
-    xllvm.FSubOp: _fsub,
-    xllvm.FMulOp: _fmul,
-    xllvm.FDivOp: _fdiv,
-    xllvm.FRemOp: _frem,
-    xllvm.FNegOp: _fneg,
-    xllvm.FPExtOp: _float_cast,
-    xllvm.FPTruncOp: _float_cast,
-    xllvm.BitcastOp: _bitcast,
-    ext.FreezeOp: _freeze,
-    ext.SelectOp: _select,
-    xllvm.ExtractValueOp: _extractvalue,
-    xllvm.InsertValueOp: _insertvalue,
-    ext.ExtractElementOp: _extractelement,
-    xllvm.InsertElementOp: _insertelement,
-    xllvm.ShuffleVectorOp: _shufflevector,
-    xllvm.VectorReduceFAddOp: _reduce_fadd,
-    xllvm.VectorReduceFMulOp: _reduce_fmul,
-    xllvm.LoadOp: _load,
-    ext.StoreOp: _store,
-}
-"""Rules for instructions, by op class."""
-
-_REDUCE_MINMAX = {
-    "llvm.intr.vector.reduce.fmax": "oge",
-    "llvm.intr.vector.reduce.fmin": "ole",
-    "llvm.intr.vector.reduce.fmaximum": "oge",
-    "llvm.intr.vector.reduce.fminimum": "ole",
-}
-
-
-def _math_op_rule(name: str) -> ReverseRule:
-    def rule(ctx: ReverseContext, op: Operation) -> None:
-        apply_math_rule(ctx, op, name, list(op.operands))
-
-    return rule
-
-
-def _call_math_rule(name: str) -> ReverseRule:
-    def rule(ctx: ReverseContext, op: Operation) -> None:
-        args = list(op.operands) if not isinstance(op, xllvm.CallIntrinsicOp) else list(op.args)
-        apply_math_rule(ctx, op, name, args)
-
-    return rule
-
-
-FUNCTION_LIKE_ATTR = "xenzyme.function_like"
-"""On a call: differentiate it as the libm function this names (the callee computes the value)."""
-
-
-def rule_for(op: Operation) -> ReverseRule | None:
-    """The reverse rule for `op`, or None when there is none."""
-    if (r := RULES.get(type(op))) is not None:
-        return r
-    name = op.name
-    if name in _REDUCE_MINMAX:
-        return _reduce_minmax(_REDUCE_MINMAX[name])
-    if name == "llvm.intr.powi":
-        return powi_rule
-    if name == "llvm.intr.ldexp":
-        return ldexp_rule
-    if name.startswith("llvm.intr."):
-        base = math_base_name(name.removeprefix("llvm.intr."))
-        return _math_op_rule(base) if base is not None else None
-    if isinstance(op, xllvm.CallIntrinsicOp):
-        base = math_base_name(op.intrin.data)
-        return _call_math_rule(base) if base is not None else None
-    if isinstance(op, xllvm.CallOp) and isinstance(like := op.attributes.get(FUNCTION_LIKE_ATTR), StringAttr):
-        base = math_base_name(like.data)  # (__enzyme_function_like: the derivative of libm's `like`)
-        return _call_math_rule(base) if base is not None and len(op.args) == MATH_ARITY.get(base, -1) else None
-    if isinstance(op, xllvm.CallOp) and op.callee is not None:
-        if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
-            return ldexp_rule
-        base = math_rule_name(op.callee.string_value())
-        if base is not None and len(op.args) == math_arity(base):
-            return _call_math_rule(base)
-        if base is not None and base in registered_rules():
-            return _wrong_arity(base)
-    return None
-
-
-def _arity() -> dict[str, int]:
-    from xenzyme.rules.libm import MATH
-
-    return {k: v[0] for k, v in MATH.items()}
-
-
-MATH_ARITY = _arity()
+    r = e.splat(ctx.get(op.results[0]), vec.type)
+    hit = e.fcmp("oeq", ctx.get(vec), r)
+    ctx.accumulate(vec, e.where(hit, e.splat(d, vec.type)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,9 +340,6 @@ def _same_op_on_tangents(ctx: ForwardContext, op: Operation, k: int) -> SSAValue
     """The op itself, with each derivative-carrying operand replaced by its k-th tangent (zero
     when inactive) and every other operand (indices, conditions) kept: the op is linear in its
     derivative-carrying operands (casts, aggregate and vector moves, select)."""
-    from xenzyme.analysis.activity import is_pointer_like
-    from xenzyme.analysis.forward_activity import has_tangent_type
-
     mapping: dict[SSAValue, SSAValue] = {}
     for o in op.operands:
         if o in mapping:
@@ -514,18 +383,11 @@ def _t_freeze(ctx: ForwardContext, op: Operation) -> None:
     ctx.set_tangent(op.results[0], ctx.tangent(op.operands[0]))
 
 
-def _lanes(ctx: ForwardContext, v: SSAValue) -> list[SSAValue]:
-    e = ctx.e
-    assert isinstance(v.type, VectorType)
-    return [e.insert(ext.ExtractElementOp(v, e.insert(xllvm.ConstantOp(IntegerAttr(i, i32), i32))))
-            for i in range(v.type.get_shape()[0])]  # fmt: skip
-
-
 def _t_reduce_fmul(ctx: ForwardContext, op: Operation) -> None:
     """r = start * prod(v): dr = dstart * prod(v) + sum_i dv_i * start * prod_{j != i} v_j."""
     start, vec = op.operands
     e = ctx.e
-    lanes = _lanes(ctx, ctx.get(vec))
+    lanes = ctx.e.lanes(ctx.get(vec))
     terms: list[tuple[Partial, list[SSAValue]]] = []
     if ctx.active(start):
         prod = lanes[0]
@@ -534,7 +396,7 @@ def _t_reduce_fmul(ctx: ForwardContext, op: Operation) -> None:
         terms.append((times(prod), ctx.tangent(start)))
     if ctx.active(vec):
         s = ctx.get(start)
-        tl = [_lanes(ctx, t) for t in ctx.tangent(vec)]
+        tl = [ctx.e.lanes(t) for t in ctx.tangent(vec)]
         for i in range(len(lanes)):
             others = s
             for j in range(len(lanes)):
@@ -549,10 +411,10 @@ def _t_reduce_minmax(ctx: ForwardContext, op: Operation) -> None:
     vec = op.operands[0]
     e = ctx.e
     r = ctx.get(op.results[0])
-    hits = [e.fcmp("oeq", x, r) for x in _lanes(ctx, ctx.get(vec))]
+    hits = [e.fcmp("oeq", x, r) for x in ctx.e.lanes(ctx.get(vec))]
     out = []
     for t in ctx.tangent(vec):
-        tl = _lanes(ctx, t)
+        tl = ctx.e.lanes(t)
         acc = tl[-1]
         for i in range(len(tl) - 2, -1, -1):
             acc = e.select(hits[i], tl[i], acc)
@@ -560,83 +422,189 @@ def _t_reduce_minmax(ctx: ForwardContext, op: Operation) -> None:
     ctx.set_tangent(op.results[0], out)
 
 
-TANGENT_RULES: dict[type[Operation], ForwardRule] = {
-    xllvm.FAddOp: _t_fadd,
-    xllvm.FSubOp: _t_fsub,
-    xllvm.FMulOp: _t_fmul,
-    xllvm.FDivOp: _t_fdiv,
-    xllvm.FRemOp: _t_frem,
-    xllvm.FNegOp: _per_direction(_t_fneg),
-    xllvm.FPExtOp: _per_direction(_t_float_cast),
-    xllvm.FPTruncOp: _per_direction(_t_float_cast),
-    xllvm.BitcastOp: _per_direction(_t_bitcast),
-    ext.FreezeOp: _t_freeze,
-    ext.SelectOp: _per_direction(_t_select),
-    xllvm.ExtractValueOp: _per_direction(_same_op_on_tangents),
-    xllvm.InsertValueOp: _per_direction(_same_op_on_tangents),
-    ext.ExtractElementOp: _per_direction(_same_op_on_tangents),
-    xllvm.InsertElementOp: _per_direction(_same_op_on_tangents),
-    xllvm.ShuffleVectorOp: _per_direction(_same_op_on_tangents),
-    xllvm.VectorReduceFAddOp: _per_direction(_same_op_on_tangents),
-    xllvm.VectorReduceFMulOp: _t_reduce_fmul,
+# ---------------------------------------------------------------------------------------------
+# Ops that move data: pointers and float bits follow them
+# ---------------------------------------------------------------------------------------------
+
+
+def _on_shadows(ctx: ForwardContext, op: Operation, k: int) -> SSAValue:
+    """`op` applied to the k-th tangents or shadows of its derivative-carrying operands."""
+    mapping: dict[SSAValue, SSAValue] = {}
+    for o in op.operands:
+        if o not in mapping:
+            carries = has_tangent_type(o.type) or is_pointer_like(o.type)
+            mapping[o] = ctx.tangent(o)[k] if carries else ctx.get(o)
+    return ctx.e.insert(op.clone_without_regions(mapping))
+
+
+def _moves_data(value_rule: ForwardRule | None) -> ForwardRule:
+    """Forward mode for an op that moves data: a shadowed pointer result gets the op applied to
+    the shadows; an integer result holding the bits of a float with a tangent (loaded from
+    shadowed memory) gets the op applied to the bits of the tangents; a float result gets
+    `value_rule` (a bitcast of such bits back to a float: those bits, as the float)."""
+
+    def rule(ctx: ForwardContext, op: Operation) -> None:
+        info = ctx.info
+        shadowed = [r for r in op.results if r in info.shadowed]
+        if shadowed:
+            ctx.set_shadows(shadowed[0], [_on_shadows(ctx, op, k) for k in range(ctx.width)])
+        r = op.results[0] if op.results else None
+        if r is not None and r in info.shadow_bits:
+            moved = [o for o in op.operands[-2:] if o.type == r.type] if isinstance(op, ext.SelectOp) else [op.operands[0]]
+            base = {o: ctx.get(o) for o in op.operands}
+            ctx.set_tangent(r, [ctx.e.insert(op.clone_without_regions({**base, **{o: ctx.tangent(o)[k] for o in moved}}))
+                                for k in range(ctx.width)])  # fmt: skip
+            return
+        if r is None or r not in info.varied:
+            return
+        if isinstance(op, xllvm.BitcastOp) and op.operands[0] in info.shadow_bits:
+            ctx.set_tangent(r, [ctx.e.insert(xllvm.BitcastOp(t, r.type)) for t in ctx.tangent(op.operands[0])])
+            return
+        if value_rule is None:
+            ctx.fail(op, f"no derivative rule for '{op.name}'",
+                     ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
+        value_rule(ctx, op)
+
+    return rule
+
+
+def _shadow_by_same_op(ctx: AugmentContext, op: Operation) -> None:
+    """Forward sweep of reverse mode: a GEP or cast of a shadowed pointer has the same GEP or
+    cast of its shadow."""
+    r = op.results[0]
+    if not ctx.shadowed(r):
+        return
+    ops = [ctx.fwd_shadow(op.operands[0]), *[ctx.fwd(o) for o in op.operands[1:]]]
+    ctx.set_shadow(r, ctx.e.insert(type(op).create(operands=ops, result_types=[r.type], properties=dict(op.properties))))
+
+
+def _shadow_select(ctx: AugmentContext, op: Operation) -> None:
+    assert isinstance(op, ext.SelectOp)
+    r = op.results[0]
+    if ctx.shadowed(r):
+        ctx.set_shadow(r, ctx.e.insert(ext.SelectOp(ctx.fwd(op.cond), ctx.fwd_shadow(op.lhs), ctx.fwd_shadow(op.rhs))))
+
+
+# ---------------------------------------------------------------------------------------------
+# The table
+# ---------------------------------------------------------------------------------------------
+
+
+def _when_varied(rule: ForwardRule) -> ForwardRule:
+    """A tangent rule that runs only where a result has a tangent."""
+
+    def run(ctx: ForwardContext, op: Operation) -> None:
+        if any(r in ctx.info.varied for r in op.results):
+            rule(ctx, op)
+
+    return run
+
+
+def _value(reverse: ReverseRule | None = None, tangent: ForwardRule | None = None) -> OpRule:
+    return OpRule(reverse=reverse, tangent=_when_varied(tangent) if tangent is not None else None)
+
+
+def _mover(reverse: ReverseRule | None = None, tangent: ForwardRule | None = None, augment=None) -> OpRule:
+    return OpRule(reverse=reverse, tangent=_moves_data(tangent), augment=augment)
+
+
+RULES: dict[type[Operation], OpRule] = {
+    xllvm.FAddOp: _value(_fadd, _t_fadd),
+    xllvm.FSubOp: _value(_fsub, _t_fsub),
+    xllvm.FMulOp: _value(_fmul, _t_fmul),
+    xllvm.FDivOp: _value(_fdiv, _t_fdiv),
+    xllvm.FRemOp: _value(_frem, _t_frem),
+    xllvm.FNegOp: _value(_fneg, _per_direction(_t_fneg)),
+    xllvm.FPExtOp: _value(_float_cast, _per_direction(_t_float_cast)),
+    xllvm.FPTruncOp: _value(_float_cast, _per_direction(_t_float_cast)),
+    xllvm.BitcastOp: _mover(_bitcast, _per_direction(_t_bitcast), _shadow_by_same_op),
+    ext.AddrSpaceCastOp: _mover(augment=_shadow_by_same_op),
+    ext.GEPOp: _mover(augment=_shadow_by_same_op),
+    ext.FreezeOp: _mover(_freeze, _t_freeze),
+    ext.SelectOp: _mover(_select, _per_direction(_t_select), _shadow_select),
+    xllvm.ExtractValueOp: _mover(_extractvalue, _per_direction(_same_op_on_tangents)),
+    xllvm.InsertValueOp: _mover(_insertvalue, _per_direction(_same_op_on_tangents)),
+    ext.ExtractElementOp: _mover(_extractelement, _per_direction(_same_op_on_tangents)),
+    xllvm.InsertElementOp: _mover(_insertelement, _per_direction(_same_op_on_tangents)),
+    xllvm.ShuffleVectorOp: _mover(_shufflevector, _per_direction(_same_op_on_tangents)),
+    xllvm.VectorReduceFAddOp: _value(_reduce_fadd, _per_direction(_same_op_on_tangents)),
+    xllvm.VectorReduceFMulOp: _value(_reduce_fmul, _t_reduce_fmul),
 }
-"""Tangent rules for instructions, by op class."""
+"""Rules for instructions, by op class (memory and calls: `llvm_memory.py`, `llvm_calls.py`)."""
+
+def _copy_only(ctx: ForwardContext, op: Operation) -> None:
+    ctx.copy(op)
 
 
-def _math_op_tangent(name: str) -> ForwardRule:
-    def rule(ctx: ForwardContext, op: Operation) -> None:
-        tangent_math_rule(ctx, op, name, list(op.operands))
+MARKERS: dict[str, OpRule] = {
+    "llvm.dbg_record": OpRule(emits_primal=True),
+    "llvm.intr.lifetime.start": OpRule(emits_primal=True, tangent=_copy_only),
+    "llvm.intr.lifetime.end": OpRule(emits_primal=True, tangent=_copy_only),
+}
+"""Debug records describe the primal's variables, and the derivative functions have no debug
+scope; lifetime markers would end stack slots the reverse sweep still reads (forward mode keeps
+them)."""
 
-    return rule
+_REDUCE_MINMAX = _value(_reduce_minmax, _t_reduce_minmax)
+_MINMAX_REDUCTIONS = {
+    "llvm.intr.vector.reduce.fmax", "llvm.intr.vector.reduce.fmin",
+    "llvm.intr.vector.reduce.fmaximum", "llvm.intr.vector.reduce.fminimum",
+}  # fmt: skip
+_POWI = _value(powi_rule, powi_tangent)
+_LDEXP = _value(ldexp_rule, ldexp_tangent)
 
 
-def _call_math_tangent(name: str) -> ForwardRule:
-    def rule(ctx: ForwardContext, op: Operation) -> None:
-        args = list(op.operands) if not isinstance(op, xllvm.CallIntrinsicOp) else list(op.args)
-        tangent_math_rule(ctx, op, name, args)
+def _math(name: str) -> OpRule:
+    """The libm table's entry for `name`, applied to an op whose operands are its arguments
+    (an intrinsic op) or whose call arguments are (a call)."""
 
-    return rule
+    def args(op: Operation) -> list[SSAValue]:
+        return list(op.args) if isinstance(op, xllvm.CallIntrinsicOp | xllvm.CallOp) else list(op.operands)  # type: ignore[attr-defined]
+
+    return _value(lambda ctx, op: apply_math_rule(ctx, op, name, args(op)),
+                  lambda ctx, op: tangent_math_rule(ctx, op, name, args(op)))  # fmt: skip
 
 
-def tangent_rule_for(op: Operation) -> ForwardRule | None:
-    """The tangent rule for `op`, or None when there is none."""
-    if (r := TANGENT_RULES.get(type(op))) is not None:
-        return r
+FUNCTION_LIKE_ATTR = "xenzyme.function_like"
+"""On a call: differentiate it as the libm function this names (the callee computes the value)."""
+
+
+def math_rule_of(op: Operation) -> OpRule | None:
+    """The rule of an op that computes a math function: an intrinsic op or intrinsic call, a
+    call of a libm function or of one with a rule registered from Python, a call marked
+    `__enzyme_function_like`; None for any other op."""
     name = op.name
-    if name in _REDUCE_MINMAX:
-        return _t_reduce_minmax
+    if name in _MINMAX_REDUCTIONS:
+        return _REDUCE_MINMAX
     if name == "llvm.intr.powi":
-        return powi_tangent
+        return _POWI
     if name == "llvm.intr.ldexp":
-        return ldexp_tangent
+        return _LDEXP
     if name.startswith("llvm.intr."):
         base = math_base_name(name.removeprefix("llvm.intr."))
-        return _math_op_tangent(base) if base is not None else None
+        return _math(base) if base is not None else None
     if isinstance(op, xllvm.CallIntrinsicOp):
         base = math_base_name(op.intrin.data)
-        return _call_math_tangent(base) if base is not None else None
-    if isinstance(op, xllvm.CallOp) and isinstance(like := op.attributes.get(FUNCTION_LIKE_ATTR), StringAttr):
+        return _math(base) if base is not None else None
+    if not isinstance(op, xllvm.CallOp):
+        return None
+    if isinstance(like := op.attributes.get(FUNCTION_LIKE_ATTR), StringAttr):
         base = math_base_name(like.data)  # (__enzyme_function_like: the derivative of libm's `like`)
-        return _call_math_tangent(base) if base is not None and len(op.args) == MATH_ARITY.get(base, -1) else None
-    if isinstance(op, xllvm.CallOp) and op.callee is not None:
-        if op.callee.string_value() in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
-            return ldexp_tangent
-        base = math_rule_name(op.callee.string_value())
-        if base is not None and len(op.args) == math_arity(base):
-            return _call_math_tangent(base)
-        if base is not None and base in registered_rules():
-            return _wrong_arity(base)  # type: ignore[return-value]
+        return _math(base) if base is not None and len(op.args) == math_arity(base) else None
+    if op.callee is None:
+        return None
+    callee = op.callee.string_value()
+    if callee in SCALE_BY_POWER_OF_TWO and len(op.args) == 2:
+        return _LDEXP
+    base = math_rule_name(callee)
+    if base is not None and len(op.args) == math_arity(base):
+        return _math(base)
+    if base is not None and base in registered_rules():
+        return _wrong_arity(base)
     return None
 
 
-def registered_rules() -> set[str]:
-    """Names of the functions whose rules were registered from Python (`xenzyme.derivative`)."""
-    from xenzyme.rules.registry import RULES
-
-    return set(RULES)
-
-
-def _wrong_arity(name: str) -> ReverseRule:
+def _wrong_arity(name: str) -> OpRule:
     """A call that passes a function with a registered rule another number of arguments than
     the rule says: an error where the call is differentiated (either mode)."""
 
@@ -646,4 +614,17 @@ def _wrong_arity(name: str) -> ReverseRule:
                      f"but this call passes {got}",
                  [f"register it with arity={got}, or call @{name} as the rule expects"])  # fmt: skip
 
-    return rule  # type: ignore[return-value]
+    return _value(rule, rule)  # type: ignore[arg-type]
+
+
+def rule_for(op: Operation) -> OpRule | None:
+    """The rule of an llvm-dialect op, or None when it has none."""
+    from xenzyme.rules import llvm_calls, llvm_memory
+
+    if (r := RULES.get(type(op))) is not None:
+        return r
+    if (r := llvm_memory.RULES.get(type(op))) is not None:
+        return r
+    if isinstance(op, llvm_calls.CALL_OPS):
+        return llvm_calls.CALL
+    return MARKERS.get(op.name) or math_rule_of(op)

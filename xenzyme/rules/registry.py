@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 
 if TYPE_CHECKING:
-    from xenzyme.rules.libm import MathPartials
+    from xenzyme.rules.partial import MathPartials
 
 RULES: dict[str, tuple[int, MathPartials]] = {}
 """Registered rules by function name (an exact symbol name, as in the IR)."""

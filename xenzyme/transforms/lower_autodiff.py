@@ -40,7 +40,7 @@ from xdsl.rewriter import InsertPoint
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import Emitter, ensure_declaration
+from xenzyme.rules.emitter import LLVMEmitter as Emitter, ensure_declaration
 
 _PTR = ext.LLVMPointerType()
 _AUTODIFF_OPS = (
@@ -370,7 +370,7 @@ class Lowering:
         e.insert(ext.AtomicRMWOp("fadd", ptr, delta, "monotonic", align))
 
     def _location(self, op: Operation) -> SourceLocation | None:
-        from xenzyme.transforms.reverse_diff import location_of
+        from xenzyme.transforms.diff.errors import location_of
 
         src = self.module.attributes.get("llvm.source_filename")
         filename = src.data if isinstance(src, StringAttr) else None
@@ -472,7 +472,7 @@ def _erase(op: Operation) -> None:
 
 
 def _call(callee: str, args: list[SSAValue], rtype: Attribute | None) -> Operation:
-    from xenzyme.transforms.reverse_diff import _call as make_call
+    from xenzyme.rules.emitter import call_op as make_call
 
     return make_call(callee, args, rtype)
 

@@ -103,7 +103,8 @@ from xenzyme.analysis.types import scalar_fields, size_align
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.reverse_diff import _float_one, location_of
+from xenzyme.rules.emitter import scalar_constant
+from xenzyme.transforms.diff.errors import location_of
 
 ENTRY_POINTS = ("__enzyme_autodiff",)
 """Name fragments of the reverse-mode entry points handled here."""
@@ -636,7 +637,7 @@ class SplitCall:
                                  "return), or as enzyme_tape, tape"])  # fmt: skip
             if ret_act == "active" and seed is None:  # Enzyme's default: a return adjoint of 1.0
                 rt = fn.function_type.output
-                one = xllvm.ConstantOp(_float_one(rt), rt)
+                one = scalar_constant(1.0, rt)
                 block.insert_op_before(one, call)
                 seed = one.result
             actives = [p for p, a in zip(fn.function_type.inputs.data, acts, strict=True) if a == "active"]

@@ -27,7 +27,7 @@ from xdsl.rewriter import InsertPoint
 from xenzyme.analysis.types import View, size_align
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import Emitter
+from xenzyme.rules.emitter import LLVMEmitter as Emitter
 
 ADJOINT, COPY, ZERO = "adjoint", "copy", "zero"
 """Helper actions: move float adjoints dst -> src and clear them (reverse of a copy); copy

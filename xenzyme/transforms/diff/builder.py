@@ -1,0 +1,410 @@
+"""One gradient in the making: its bookkeeping, and the context the rules work in.
+
+`GradientBuilder` holds what the pieces of a gradient share -- the primal's analyses (control
+flow, activity, types, writes), the forward-sweep copies of primal values and shadows, the
+adjoint slots, the current point of the reverse sweep -- and answers the rules' questions
+(`xenzyme.rules.context`): the forward value or shadow of a primal value, a primal value in the
+reverse sweep (asking the cache policy how it gets there), adjoints and their accumulation.
+
+The work itself is the pieces': `Sweeps` (sweep.py) walks the blocks, `Caching` (caching.py)
+decides how primal values reach the reverse sweep, `ReverseCalls` (calls.py) differentiates
+calls, `Tape` (tape.py) joins the two halves in split mode.  Adjoints of SSA values live in
+stack slots, created -0.0 (the identity of fadd), read and cleared where the value was defined;
+LLVM's SROA turns them into SSA.  Shadow memory receives adjoints through `autodiff.accumulate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NoReturn
+
+from xdsl.builder import Builder
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, i32, i64
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like
+from xenzyme.analysis.alias import WriteSummary, pointer_roots
+from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
+from xenzyme.analysis.hints import Hints
+from xenzyme.analysis.types import Views, memory_contents
+from xenzyme.diagnostics import SourceLocation
+from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules.emitter import LLVMEmitter, zero_constant
+from xenzyme.transforms.diff.caching import Caching
+from xenzyme.transforms.diff.calls import ReverseCalls
+from xenzyme.transforms.diff.errors import fail_at, irreducible
+from xenzyme.transforms.diff.prepare import prepend
+from xenzyme.transforms.diff.sweep import Sweeps
+from xenzyme.transforms.diff.tape import Tape, augmented_fields
+
+if TYPE_CHECKING:
+    from xenzyme.transforms.diff.generator import GradientGenerator
+
+
+@dataclass
+class Position:
+    """Where the reverse sweep is: the reverse of primal block `primal`, built in `block`."""
+
+    primal: Block
+    block: Block
+
+
+class GradientBuilder:
+    """Builds the gradient of one function for one activity pattern: one function doing both
+    sweeps (combined mode), or the augmented and reverse functions (split mode)."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        fn: xllvm.FuncOp,
+        activities: Sequence[str],
+        ret_activity: str,
+        name: str | tuple[str, str],
+        filename: str | None,
+        generator: GradientGenerator | None = None,
+        split: bool = False,
+        tape_buffer: bool = False,
+        mincut: bool = False,
+        plan: set[SSAValue] | None = None,
+    ):
+        self.module = module
+        self.generator = generator
+        if generator is not None:
+            fn = generator.resolved(fn, activities, ret_activity)
+        self.fn = fn
+        self.acts = list(activities)
+        self.ret_activity = ret_activity
+        self.name = name
+        self.filename = filename
+        self.fname = fn.sym_name.data
+        self.split = split
+        """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
+        joined by a tape that holds every cache; otherwise one function does both."""
+        try:
+            self.cfg = CFG(fn.body)
+        except IrreducibleControlFlow as exc:
+            raise irreducible(self.fname, exc, filename) from None
+        globals_ = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.GlobalOp)}
+        self.globals = globals_
+        constant = {n for n, gl in globals_.items() if gl.constant is not None}
+        self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
+        self.writes = WriteSummary(self.cfg.rpo, self.cfg)
+        self.views = Views(self.cfg, {n: gl.global_type for n, gl in globals_.items()})
+        self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
+        """The module's functions by name (callee attributes: what a call may keep)."""
+        self.hints = generator.hints if generator is not None else Hints()
+        self.values: dict[SSAValue, SSAValue] = {}
+        """Forward-sweep copies of primal values."""
+        self.shadows: dict[SSAValue, SSAValue] = {}
+        """Forward-sweep shadows of primal pointers."""
+        self.F: dict[Block, Block] = {}
+        self.R: dict[Block, Block] = {}
+        self.slots: dict[SSAValue, SSAValue] = {}
+        """Adjoint slots of primal values."""
+        self.rparam: dict[SSAValue, SSAValue] = {}
+        self.rshadow: dict[SSAValue, SSAValue] = {}
+        """Split mode: the reverse function's parameters and their shadows."""
+        self.memo: dict[tuple[Block, object], SSAValue] = {}
+        self.fwd_entry_ops: list[Operation] = []
+        self.rev_entry_ops: list[Operation] = []
+        self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
+        self.dominates_returns = {b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)}
+        self.pos: Position | None = None
+        self.e: LLVMEmitter = None  # type: ignore[assignment]
+        self.sweeps = Sweeps(self)
+        self.caching = Caching(self, mincut, plan)
+        self.calls = ReverseCalls(self)
+        self.tape = Tape(self, tape_buffer)
+
+    # ---- errors ---------------------------------------------------------------------------
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        fail_at(op, f"cannot differentiate @{self.fname}", message, self.filename, notes)
+
+    def _fail_unshadowed_store(self, op: Operation) -> NoReturn:
+        """Active data written where no shadow can follow it: say what that memory is."""
+        ptr = op.operands[1] if isinstance(op, ext.StoreOp) else op.operands[0]
+        for root in pointer_roots(ptr, self.cfg):
+            owner = root.owner
+            if isinstance(owner, xllvm.CallOp) and owner.callee is not None:
+                callee = owner.callee.string_value()
+                self.fail(op, f"active data is stored through the pointer returned by @{callee}, which has no shadow",
+                          [f"define @{callee} in this module so that it is differentiated with its caller, "
+                           f"or give it a custom derivative (__enzyme_register_gradient_{callee})"])  # fmt: skip
+            if isinstance(owner, ext.InvokeOp):
+                self.fail(op, "active data is stored in memory returned by an `invoke` (a call that may throw a C++ "
+                              "exception); exception handling is not supported in reverse mode",
+                          ["compile with -fno-exceptions, or declare the called functions noexcept"])  # fmt: skip
+            if isinstance(owner, xllvm.LoadOp):
+                self.fail(op, "active data is stored through a pointer loaded from memory that has no shadow",
+                          ["pass the memory holding the pointer with its shadow (enzyme_dup)"])  # fmt: skip
+            if isinstance(root, BlockArgument) and root.block is self.cfg.entry:
+                self.fail(op, f"active data is stored through argument {root.index}, which has no shadow "
+                              f"({self.acts[root.index]})",
+                          [f"mark argument {root.index} enzyme_dup with a shadow, or the stored value enzyme_const"])  # fmt: skip
+        self.fail(op, "an active value is stored into memory that has no shadow",
+                  ["mark the pointer argument enzyme_dup (with a shadow), or the value enzyme_const"])  # fmt: skip
+
+    # ---- the gradient function ------------------------------------------------------------
+
+    def build(self) -> list[xllvm.FuncOp]:
+        """The gradient function (combined mode), or the augmented and reverse functions; in a
+        planning run (the minimum cut's first), nothing: only what the rules asked for."""
+        for op in self.info.unshadowed_stores:
+            self._fail_unshadowed_store(op)
+        for op in self.info.reinterpreted:
+            self.fail(
+                op,
+                "the bits of a floating-point value with a derivative are changed as an integer "
+                "(type punning); its derivative would be lost",
+                ["compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), "
+                 "or give the function a custom derivative"],
+            )  # fmt: skip
+        ftype = self.fn.function_type
+        primal: list[Attribute] = []
+        for t, act in zip(ftype.inputs.data, self.acts, strict=True):
+            primal.append(t)
+            if ad.has_shadow(act):
+                primal.append(t)
+        seed = [ftype.output] if self.ret_activity == "active" else []
+        buffer = [ext.LLVMPointerType()] if self.tape.in_buffer else []
+        self.g_entry = entry = Block(arg_types=primal + buffer if self.split else primal + seed)
+        self.active_args = self._map_parameters(entry, self.values, self.shadows)
+        self.seed = None if self.split else (entry.args[-1] if seed else None)
+        if self.split:
+            self.r_entry = Block(arg_types=[*primal, *seed, ext.LLVMPointerType()])
+            self._map_parameters(self.r_entry, self.rparam, self.rshadow)
+            self.seed = self.r_entry.args[-2] if seed else None
+            self.tape.tape_in = self.r_entry.args[-1]
+            self.tape.tape_in.name_hint = "tape"
+            self.tape.allocate()
+        if self.seed is not None:
+            self.seed.name_hint = "differet"
+
+        self.sweeps.forward()
+        self.sweeps.reverse()
+        if self.caching.planning:
+            return []
+        self._finish()
+
+        results = [a.type for a in self.active_args]
+        rtype = ad.derivative_result_type(results) or ext.LLVMVoidType()
+        forward_blocks = [entry] + [self.F[b] for b in self.cfg.rpo[1:]] + self.sweeps.exit_blocks
+        attrs = ArrayAttr(inherited_attributes(self.fn))
+        if not self.split:
+            assert isinstance(self.name, str)
+            gfn = xllvm.FuncOp(
+                self.name, ext.LLVMFunctionType(entry.arg_types, rtype),
+                linkage=xllvm.LinkageAttr("internal"), body=Region(forward_blocks + self.sweeps.reverse_blocks),
+            )  # fmt: skip
+            gfn.properties["passthrough"] = attrs
+            return [gfn]
+        aug_name, rev_name = self.name
+        aug = xllvm.FuncOp(
+            aug_name, ext.LLVMFunctionType(entry.arg_types, self.augmented_type()),
+            linkage=xllvm.LinkageAttr("internal"), body=Region(forward_blocks),
+        )  # fmt: skip
+        rev = xllvm.FuncOp(
+            rev_name, ext.LLVMFunctionType(self.r_entry.arg_types, rtype),
+            linkage=xllvm.LinkageAttr("internal"), body=Region([self.r_entry, *self.sweeps.reverse_blocks]),
+        )  # fmt: skip
+        aug.properties["passthrough"] = attrs
+        rev.properties["passthrough"] = attrs
+        return [aug, rev]
+
+    def _finish(self) -> None:
+        """The entry ops (caches, slots, the tape), then the pushes and pops of the caches."""
+        if self.split:
+            self.tape.lay_out()
+            prepend(self.g_entry, self.fwd_entry_ops)
+            prepend(self.r_entry, self.rev_entry_ops)
+        else:
+            prepend(self.g_entry, self.fwd_entry_ops + self.rev_entry_ops)
+        self.caching.place()
+        if self.split:
+            self.tape.free()
+        self.caching.reserve()
+
+    def _map_parameters(
+        self, entry: Block, values: dict[SSAValue, SSAValue], shadows: dict[SSAValue, SSAValue]
+    ) -> list[BlockArgument]:
+        """Bind the primal's parameters (and their shadows) to `entry`'s arguments."""
+        it = iter(entry.args)
+        active: list[BlockArgument] = []
+        for arg, act in zip(self.cfg.entry.args, self.acts, strict=True):
+            g = next(it)
+            values[arg] = g
+            if arg.name_hint:
+                g.name_hint = arg.name_hint
+            if ad.has_shadow(act):
+                sh = next(it)
+                sh.name_hint = f"d_{arg.name_hint}" if arg.name_hint else None
+                shadows[arg] = sh
+            elif is_pointer_like(arg.type):
+                shadows[arg] = g  # an inactive pointer is its own shadow
+            if act == "active":
+                active.append(arg)
+        return active
+
+    def augmented_type(self) -> Attribute:
+        """What the augmented forward function returns: {primal result, its shadow, tape}."""
+        return ext.LLVMStructType.from_type_list(augmented_fields(self.fn.function_type, self.ret_activity))
+
+    @property
+    def tape_type(self) -> Attribute | None:
+        return self.tape.type
+
+    def discard(self) -> None:
+        """Drop what a planning run built, so that it leaves no uses behind."""
+        blocks = [self.g_entry, *self.F.values(), *self.sweeps.exit_blocks, *self.sweeps.reverse_blocks]
+        if self.split:
+            blocks.append(self.r_entry)
+        for b in blocks:
+            for op in b.ops:
+                op.drop_all_references()
+        for op in self.fwd_entry_ops + self.rev_entry_ops:
+            op.drop_all_references()
+
+    # ---- the forward sweep: what rules ask (AugmentContext) --------------------------------
+
+    def active(self, v: SSAValue) -> bool:
+        return self.info.is_active(v)
+
+    def shadowed(self, v: SSAValue) -> bool:
+        return v in self.info.shadowed
+
+    def fwd(self, v: SSAValue) -> SSAValue:
+        return self.values[v]
+
+    def fwd_shadow(self, v: SSAValue) -> SSAValue:
+        """The forward-sweep shadow of primal pointer `v` (inactive pointers are their own)."""
+        s = self.shadows.get(v)
+        if s is not None:
+            return s
+        return self.values[v]
+
+    def set_shadow(self, p: SSAValue, shadow: SSAValue) -> None:
+        self.shadows[p] = shadow
+        if p.name_hint and shadow is not self.values.get(p):
+            shadow.name_hint = f"d_{p.name_hint}"
+
+    def copy(self, op: Operation) -> Operation:
+        new = self.clone_defined(op, self.values)
+        self.e.b.insert(new)
+        return new
+
+    @staticmethod
+    def clone_defined(op: Operation, mapping: dict[SSAValue, SSAValue]) -> Operation:
+        """A copy of `op` for the gradient function in which float lanes are never poison.
+
+        Rules multiply adjoints by primal values; where a primal lane is poison (a shuffle mask
+        entry of -1, a vector built up from `poison`, an `undef` phi input) the adjoint lane is
+        zero, but zero times poison is poison, and LLVM folds it to anything.  Such lanes are
+        unused by the primal, so giving them the value zero (or a copy of a defined lane)
+        changes nothing else.
+        """
+        if isinstance(op, ext.PoisonOp | xllvm.UndefOp) and ad.is_float_like(op.results[0].type):
+            zero = zero_constant(op.results[0].type)
+            mapping[op.results[0]] = zero.results[0]
+            return zero
+        new = op.clone_without_regions(mapping)
+        if isinstance(new, xllvm.ShuffleVectorOp):
+            mask = list(new.mask.iter_values())
+            if any(m < 0 for m in mask):
+                new.properties["mask"] = DenseArrayBase.from_list(i32, [max(m, 0) for m in mask])
+        return new
+
+    def contents(self, ptr: SSAValue):
+        """What the objects `ptr` may point into hold (type analysis)."""
+        types = {n: gl.global_type for n, gl in self.globals.items()}
+        return memory_contents(ptr, self.cfg, self.cfg.rpo, types)
+
+    def shadow_global(self, op: xllvm.AddressOfOp, k: int = 0) -> str | None:
+        """The name of the shadow of the global `op` takes the address of (made once); None
+        for the address of a function."""
+        name = op.global_name.string_value()
+        g = self.globals.get(name)
+        if g is None:
+            return None
+        shadow_name = f"{name}.shadow"
+        assert self.generator is not None
+        self.generator.symbols.shadow_global(g, shadow_name)
+        return shadow_name
+
+    # ---- the reverse sweep: what rules ask (ReverseContext) --------------------------------
+
+    def at(self, primal: Block, block: Block) -> None:
+        """Build the reverse of `primal`'s code at the end of `block`."""
+        self.pos = Position(primal, block)
+        self.e = LLVMEmitter(Builder(InsertPoint.at_end(block)), self.module)
+
+    def _slot(self, v: SSAValue) -> SSAValue:
+        slot = self.slots.get(v)
+        if slot is None:
+            one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+            alloca = xllvm.AllocaOp.create(
+                operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": v.type}
+            )
+            if v.name_hint:
+                alloca.res.name_hint = f"d_{v.name_hint}"
+            zero = zero_constant(v.type, negative=True)  # -0.0: x + -0.0 folds to x
+            self.rev_entry_ops += [one, alloca, zero, ext.StoreOp(zero.results[0], alloca.res)]
+            self.slots[v] = slot = alloca.res
+        return slot
+
+    def adjoint(self, v: SSAValue) -> SSAValue | None:
+        if not self.info.is_active(v):
+            return None
+        slot = self._slot(v)
+        e = self.e
+        d = e.insert(xllvm.LoadOp(slot, v.type))
+        e.insert(ext.StoreOp(e.zero(v.type, negative=True), slot))
+        return d
+
+    def accumulate(self, v: SSAValue, delta: SSAValue) -> None:
+        if not self.info.is_active(v):
+            return
+        if delta.type != v.type:
+            raise AssertionError(f"adjoint of {v.type} accumulated with {delta.type}")
+        self.e.insert(ad.AccumulateOp(self._slot(v), delta))
+
+    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None) -> None:
+        self.e.insert(ad.AccumulateOp(shadow_ptr, delta, alignment=alignment))
+
+    def get(self, v: SSAValue) -> SSAValue:
+        assert self.pos is not None
+        key = (self.pos.block, v)
+        r = self.memo.get(key)
+        if r is None:
+            r = self.memo[key] = self.caching.materialize(v)
+        return r
+
+    def shadow(self, p: SSAValue) -> SSAValue:
+        assert self.pos is not None
+        key = (self.pos.block, ("shadow", p))
+        r = self.memo.get(key)
+        if r is None:
+            r = self.memo[key] = self.caching.materialize_shadow(p)
+        return r
+
+    def direct_value(self, v: SSAValue) -> SSAValue:
+        """The forward value of `v` where it can be used as it is (split: the parameter)."""
+        return self.rparam[v] if self.split else self.values[v]
+
+    def direct_shadow(self, p: SSAValue) -> SSAValue:
+        return self.rshadow[p] if self.split else self.fwd_shadow(p)
+
+
+def inherited_attributes(fn: xllvm.FuncOp) -> list[Attribute]:
+    """The primal's target attributes, so that a derivative function is compiled for the same
+    CPU."""
+    pt = fn.passthrough
+    return [a for a in (pt.data if pt is not None else ())
+            if isinstance(a, ArrayAttr) or (isinstance(a, StringAttr) and a.data in ("nounwind", "uwtable"))]  # fmt: skip
+
+
+__all__ = ["GradientBuilder", "SourceLocation", "inherited_attributes"]

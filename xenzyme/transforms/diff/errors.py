@@ -1,0 +1,50 @@
+"""Where an error is: source locations of ops and blocks, and the shape of the engine's errors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NoReturn
+
+from xdsl.dialects.builtin import FileLineColLoc, NameLoc
+from xdsl.ir import Block, Operation
+
+from xenzyme.analysis.cfg import IrreducibleControlFlow
+from xenzyme.diagnostics import SourceLocation, XenzymeError
+
+
+def location_of(op: Operation, fallback: str | None = None) -> SourceLocation | None:
+    """The source position of `op` (its debug location), else the file `fallback`."""
+    loc = op.location
+    if isinstance(loc, NameLoc) and isinstance(loc.location, FileLineColLoc):
+        f = loc.location
+        return SourceLocation(f.filename.data, f.line.data or None, f.column.data or None)
+    if isinstance(loc, FileLineColLoc):
+        return SourceLocation(loc.filename.data, loc.line.data or None, loc.column.data or None)
+    return SourceLocation(fallback) if fallback else None
+
+
+def block_location(block: Block, filename: str | None) -> SourceLocation:
+    """The source position of the first instruction in `block` that has one."""
+    for op in block.ops:
+        loc = location_of(op)
+        if loc is not None and loc.line is not None:
+            return loc
+    return SourceLocation(filename)
+
+
+def fail_at(op: Operation | None, what: str, message: str, filename: str | None, notes: Sequence[str] = ()) -> NoReturn:
+    """`what: message` at `op`, with the instruction quoted in a note."""
+    text = str(op).strip().splitlines()[0] if op is not None else ""
+    raise XenzymeError(
+        f"{what}: {message}",
+        location_of(op, filename) if op is not None else SourceLocation(filename),
+        [f"in: {text[:200]}", *notes] if text else list(notes),
+    )
+
+
+def irreducible(fname: str, exc: IrreducibleControlFlow, filename: str | None) -> XenzymeError:
+    return XenzymeError(
+        f"cannot differentiate @{fname}: irreducible control flow (a loop entered in more than one place)",
+        block_location(exc.block, filename),
+        ["loops must have a single entry; restructure the code (e.g. avoid goto into loops)"],
+    )

@@ -1,0 +1,243 @@
+"""The primal, made ready for differentiation: a copy of each function differentiated, in the
+form the rules want (the primal itself stays as it is).
+
+* Integer loads and stores of bytes the program typed as floats become float accesses (LLVM
+  copies small structs and memcpy'd doubles as integers; the derivative travels with the bytes).
+* A struct passed by value in memory (`byval`) is copied at entry, so that the caller's memory
+  keeps its value and the copy's adjoint flows back to the caller's shadow.
+* `realloc` becomes malloc + copy + free and `posix_memalign` an `aligned_alloc`: every heap
+  object then has one allocation returning it, which its shadow follows.
+* Calls marked `__enzyme_function_like` are tagged with the math function whose derivative
+  they take.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import AnyFloat, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i64
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from xenzyme.analysis.alias import callee_name
+from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
+from xenzyme.analysis.hints import Hints
+from xenzyme.analysis.types import FLOAT, TBAA, Views, integer_access, size_align
+from xenzyme.diagnostics import XenzymeError
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
+from xenzyme.rules.libm import math_base_name
+from xenzyme.rules.llvm import FUNCTION_LIKE_ATTR
+from xenzyme.transforms.diff.errors import location_of
+
+
+def prepare(fn: xllvm.FuncOp, module: ModuleOp, globals_: dict[str, Attribute], tbaa: TBAA | None,
+            hints: Hints, filename: str | None) -> xllvm.FuncOp:
+    """A copy of `fn` ready for reverse mode."""
+    prepared = fn.clone()
+    retype_float_accesses(prepared, globals_, tbaa)
+    replace_reallocation(prepared, module)
+    copy_byval_arguments(prepared)
+    mark_function_like(prepared, hints, filename)
+    return prepared
+
+
+def mark_function_like(fn: xllvm.FuncOp, hints: Hints, filename: str | None) -> None:
+    """Tag the calls of functions that `__enzyme_function_like` says compute a libm function."""
+    for op in fn.walk():
+        like = hints.like.get(callee_name(op) or "")
+        if like is None:
+            continue
+        if math_base_name(like) is None:
+            raise XenzymeError(f"__enzyme_function_like: '{like}' (for @{callee_name(op)}) is not a "
+                               "function whose derivative xenzyme knows", location_of(op, filename),
+                               ["name a libm function (log1p, exp, sin, ...)"])  # fmt: skip
+        op.attributes[FUNCTION_LIKE_ATTR] = StringAttr(like)
+
+
+def prepend(block: Block, ops: list[Operation]) -> None:
+    """Put `ops` at the start of `block`, in order."""
+    first = block.first_op
+    for op in ops:
+        if first is not None:
+            block.insert_op_before(op, first)
+        else:
+            block.add_op(op)
+
+
+def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute], tbaa: TBAA | None = None) -> None:
+    """Integer loads and stores of bytes the program typed as floating point become float loads
+    and stores, with bitcasts where an integer is still wanted.
+
+    LLVM copies small structs and memcpy'd floats as integers (`load i64` / `store i64` of a
+    `struct { double v; }`); the derivative travels with those bytes, so the copy must be seen as
+    one of doubles.  The bits moved are the same, so the primal computes the same thing; what
+    remains an integer use of float bits is judged by activity analysis (reinterpretation).
+    """
+    try:
+        views = Views(CFG(fn.body), globals_)
+    except IrreducibleControlFlow:
+        return  # reported when the gradient is built
+    for block in fn.body.blocks:
+        for op in list(block.ops):
+            if isinstance(op, xllvm.LoadOp):
+                _retype_load(op, views, tbaa)
+            elif isinstance(op, ext.StoreOp):
+                _retype_store(op, views, tbaa)
+
+
+def copy_byval_arguments(fn: xllvm.FuncOp) -> None:
+    """A struct passed by value in memory (`byval`) is the callee's own copy, but the generated
+    functions take plain pointers: write to a copy made at entry, so that the caller's memory
+    keeps its value and the reverse of that copy returns the copy's adjoint to the caller's
+    shadow.  (Parameters LLVM knows are only read need no copy.)"""
+    attrs = fn.arg_attrs.data if fn.arg_attrs is not None else ()
+    entry = fn.body.blocks.first
+    if entry is None:
+        return
+    for arg, d in zip(entry.args, attrs, strict=False):
+        t = d.data.get("llvm.byval") if isinstance(d, DictionaryAttr) else None
+        if t is None or "llvm.readonly" in d.data or not arg.uses or (sa := size_align(t)) is None:
+            continue
+        users = [u.operation for u in arg.uses]
+        if len(users) == 1 and isinstance(users[0], ext.MemcpyOp) and isinstance(users[0].args[0].owner, xllvm.AllocaOp):
+            continue  # (copied already)
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        copy = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                     properties={"elem_type": t, "alignment": IntegerAttr(sa[1], i64)})  # fmt: skip
+        n = xllvm.ConstantOp(IntegerAttr(sa[0], i64), i64)
+        arg.replace_all_uses_with(copy.results[0])
+        prepend(entry, [one, copy, n, ext.MemcpyOp([copy.results[0], arg, n.result])])
+
+
+def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
+    """`realloc` becomes malloc + copy + free, and `posix_memalign` an `aligned_alloc`: every heap
+    object then has one allocation that returns it, which its shadow follows, and the adjoints of
+    the old buffer's contents flow back from the new one through the copy."""
+    ptr = ext.LLVMPointerType()
+    for block in fn.body.blocks:
+        for op in list(block.ops):
+            name = callee_name(op)
+            if name not in ("realloc", "posix_memalign"):
+                continue
+            e = LLVMEmitter(Builder(InsertPoint.before(op)), module)
+            if name == "realloc":
+                old, n = op.operands
+                ensure_declaration(module, "malloc", ext.LLVMFunctionType([i64], ptr))
+                ensure_declaration(module, "malloc_usable_size", ext.LLVMFunctionType([ptr], i64))
+                ensure_declaration(module, "free", ext.LLVMFunctionType([ptr], ext.LLVMVoidType()))
+                new = e.insert(call_op("malloc", [n], ptr))
+                usable = e.insert(call_op("malloc_usable_size", [old], i64))
+                kept = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(usable, n, "ult")), usable, n))
+                e.insert(ext.MemcpyOp([new, old, kept]))
+                e.insert(call_op("free", [old], None))
+                result = new
+            else:
+                slot, align, n = op.operands
+                ensure_declaration(module, "aligned_alloc", ext.LLVMFunctionType([i64, i64], ptr))
+                mask = e.insert(xllvm.SubOp(align, e.i64(1)))  # type: ignore[arg-type]
+                rounded = e.insert(xllvm.AndOp(
+                    e.insert(xllvm.AddOp(n, mask)),  # type: ignore[arg-type]
+                    e.insert(xllvm.XOrOp(mask, e.i64(-1))),  # type: ignore[arg-type]
+                ))  # fmt: skip
+                new = e.insert(call_op("aligned_alloc", [align, rounded], ptr))
+                e.insert(ext.StoreOp(new, slot))
+                null = e.insert(xllvm.ZeroOp.create(result_types=[ptr]))
+                rt = op.results[0].type
+                failed = e.insert(ext.ICmpOp(new, null, "eq"))
+                enomem = e.insert(xllvm.ConstantOp(IntegerAttr(12, rt), rt))  # type: ignore[arg-type]
+                result = e.insert(ext.SelectOp(failed, enomem, e.insert(xllvm.ConstantOp(IntegerAttr(0, rt), rt))))  # type: ignore[arg-type]
+            for r in (new, result):
+                r.owner.location = op.location  # type: ignore[union-attr]
+            op.results[0].replace_all_uses_with(result)
+            op.detach()
+            op.erase()
+
+
+def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribute, views: Views,
+                      tbaa: TBAA | None) -> Attribute | None:
+    """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
+    the one its TBAA tag names, else the one its bitcasts show, else the pointer's view there."""
+    if not _plain_access(op) or not isinstance(t, IntegerType):
+        return None
+    f = (tbaa.float_type(op) if tbaa is not None else None) or _float_behind_bitcasts(op)
+    if f is not None and t.width.data == size_align(f)[0] * 8:  # type: ignore[index]
+        return f
+    kind, f = integer_access(views.of(ptr), t)
+    return f if kind == FLOAT else None
+
+
+def _float_behind_bitcasts(op: xllvm.LoadOp | ext.StoreOp) -> Attribute | None:
+    """The float an integer access moves when its value is a float's bits and nothing else:
+    loaded only to be bitcast to that float, or bitcast from it only to be stored."""
+    if isinstance(op, xllvm.LoadOp):
+        users = [u.operation for u in op.results[0].uses]
+        if not users or not all(isinstance(c, xllvm.BitcastOp) for c in users):
+            return None
+        floats = {c.results[0].type for c in users}
+    else:
+        src = op.value.owner
+        if not isinstance(src, xllvm.BitcastOp):
+            return None
+        floats = {src.operands[0].type}
+    f = floats.pop() if len(floats) == 1 else None
+    return f if isinstance(f, AnyFloat) else None
+
+
+def _plain_access(op: xllvm.LoadOp | ext.StoreOp) -> bool:
+    return op.ordering.value.data == 0 and "volatile_" not in op.attributes and "volatile_" not in op.properties
+
+
+def _retyped_attributes(op: Operation) -> dict[str, Attribute]:
+    """Attributes for the retyped access: without TBAA, whose integer tag no longer fits."""
+    return {k: v for k, v in op.attributes.items() if k != "md"}
+
+
+def _retype_load(op: xllvm.LoadOp, views: Views, tbaa: TBAA | None) -> None:
+    t = op.dereferenced_value.type
+    f = _float_bytes_type(op, op.ptr, t, views, tbaa)
+    if f is None:
+        return
+    load = xllvm.LoadOp.create(operands=[op.ptr], result_types=[f], properties=dict(op.properties),
+                               attributes=_retyped_attributes(op))  # fmt: skip
+    cast = xllvm.BitcastOp(load.dereferenced_value, t)
+    load.location = cast.location = op.location
+    op.parent_block().insert_ops_before([load, cast], op)  # type: ignore[union-attr]
+    op.dereferenced_value.replace_all_uses_with(cast.result)
+    op.detach()
+    op.erase()
+    for use in list(cast.result.uses):  # the integer was only on its way back to the float
+        back = use.operation
+        if isinstance(back, xllvm.BitcastOp) and back.results[0].type == f:
+            back.results[0].replace_all_uses_with(load.dereferenced_value)
+            back.detach()
+            back.erase()
+    if not cast.result.uses:
+        cast.detach()
+        cast.erase()
+
+
+def _retype_store(op: ext.StoreOp, views: Views, tbaa: TBAA | None) -> None:
+    v = op.value
+    f = _float_bytes_type(op, op.ptr, v.type, views, tbaa)
+    if f is None:
+        return
+    block = op.parent_block()
+    assert block is not None
+    src = v.owner
+    if isinstance(src, xllvm.BitcastOp) and src.operands[0].type == f:
+        value = src.operands[0]  # the integer was float bits loaded a moment ago
+    else:
+        cast = xllvm.BitcastOp(v, f)
+        cast.location = op.location
+        block.insert_op_before(cast, op)
+        value = cast.result
+    store = ext.StoreOp.create(operands=[value, op.ptr], properties=dict(op.properties),
+                                 attributes=_retyped_attributes(op))  # fmt: skip
+    store.location = op.location
+    block.insert_op_before(store, op)
+    op.detach()
+    op.erase()
+    if isinstance(src, xllvm.BitcastOp) and not src.result.uses:
+        src.detach()
+        src.erase()

@@ -1,0 +1,82 @@
+"""The module's symbols as differentiation sees them: functions and globals by name, fresh
+names for generated functions, and the globals generated code needs (shadows of globals,
+messages)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8
+from xdsl.ir import Block
+
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules.emitter import zero_constant
+
+
+class ModuleSymbols:
+    def __init__(self, module: ModuleOp):
+        self.module = module
+        self.reserved: set[str] = set()
+        """Names given to functions whose bodies are still being built."""
+        self._functions: dict[str, xllvm.FuncOp] | None = None
+        src = module.attributes.get("llvm.source_filename")
+        self.filename = src.data if isinstance(src, StringAttr) else None
+
+    def function(self, name: str) -> xllvm.FuncOp | None:
+        """A function of the module, defined or declared."""
+        if self._functions is None or name not in self._functions:
+            self._functions = {op.sym_name.data: op for op in self.module.ops if isinstance(op, xllvm.FuncOp)}
+        return self._functions.get(name)
+
+    def defined_function(self, name: str) -> xllvm.FuncOp | None:
+        fn = self.function(name)
+        return fn if fn is not None and fn.body.blocks else None
+
+    def functions(self) -> dict[str, xllvm.FuncOp]:
+        """Every function of the module by name (fresh: callers may keep it for one function's
+        differentiation)."""
+        self._functions = {op.sym_name.data: op for op in self.module.ops if isinstance(op, xllvm.FuncOp)}
+        return dict(self._functions)
+
+    def forget(self) -> None:
+        """Functions were replaced: look them up afresh."""
+        self._functions = None
+
+    def globals(self) -> dict[str, xllvm.GlobalOp]:
+        return {op.sym_name.data: op for op in self.module.ops if isinstance(op, xllvm.GlobalOp)}
+
+    def fresh_name(self, base: str) -> str:
+        """`base`, or `base.N`: a name no symbol of the module has and none is reserved for."""
+        taken = {op.sym_name.data for op in self.module.ops if isinstance(op, xllvm.FuncOp | xllvm.GlobalOp)}
+        taken |= self.reserved
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}.{n}"
+        return name
+
+    def shadow_global(self, g: xllvm.GlobalOp, name: str) -> None:
+        """A zero-initialised internal global shaped like `g`, named `name`, beside it (once)."""
+        if any(isinstance(o, xllvm.GlobalOp) and o.sym_name.data == name for o in self.module.ops):
+            return
+        t = g.global_type
+        sg = xllvm.GlobalOp(t, name, "internal", alignment=g.alignment.value.data if g.alignment else None)
+        if isinstance(t, AnyFloat):
+            sg.properties["value"] = FloatAttr(0.0, t)
+        elif isinstance(t, IntegerType):
+            sg.properties["value"] = IntegerAttr(0, t)
+        else:
+            zero = zero_constant(t)
+            sg.body.add_block(Block([zero, xllvm.ReturnOp(zero.results[0])]))
+        self.module.body.block.insert_op_after(sg, g)
+
+    def message_global(self, text: str) -> tuple[str, int]:
+        """A constant string holding `text` (a message the generated code prints), and its size."""
+        data = text.encode("ascii", errors="replace")[:400].decode()
+        for op in self.module.ops:  # the same message once (a planning run may have made it)
+            if (isinstance(op, xllvm.GlobalOp) and op.sym_name.data.startswith("xenzyme.message")
+                    and isinstance(op.value, StringAttr) and op.value.data == data):  # fmt: skip
+                return op.sym_name.data, len(data)
+        name = self.fresh_name("xenzyme.message")
+        g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private", constant=True, value=StringAttr(data))
+        self.module.body.block.add_op(g)
+        return name, len(data)
