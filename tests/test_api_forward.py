@@ -169,5 +169,9 @@ def test_errors() -> None:
     with pytest.raises(xz.XenzymeError, match="has no argument 7"):
         xz.jacobian(SRC, "expand", inputs=[7], output=1)
     jac = xz.jacobian(SRC, "expand", inputs=[0], output=1)
-    with pytest.raises(TypeError, match="must be a float numpy array"):
+    with pytest.raises(xz.XenzymeError, match=r"argument 0 \(an input\) must be a numpy array of float64 or float32, got list"):
         jac([0.1, 0.2], np.zeros(6), 2)
+    with pytest.raises(xz.XenzymeError, match=r"argument 1 \(the output\) must be a numpy array, got list"):
+        jac(np.zeros(2), [0.0] * 6, 2)
+    with pytest.raises(xz.XenzymeError, match=r"takes its 3 arguments, 2 given"):
+        jac(np.zeros(2), np.zeros(6))
