@@ -355,3 +355,16 @@ def test_compile_runs_the_derivative_requests_of_the_readme_program(capfd) -> No
     printed = [float(v) for v in capfd.readouterr().out.split()]
     np.testing.assert_allclose(printed, np.cos(x) * x + np.sin(x), atol=5e-7)  # printed with %f
     assert xz.api.has_derivative_requests(module)  # compile worked on a copy
+
+
+@needs_clang
+def test_instruction_text_prints_llvm_syntax() -> None:
+    """Messages about an instruction show it as the user's LLVM IR does (not as xDSL text)."""
+    from xenzyme.backend.llvm_export import instruction_text
+
+    for flags in (["-O2", "-g0"], ["-O2"]):  # without and with debug locations
+        module = xz.load("double f(double x, double y) { return x / y; }", language="c", clang_flags=flags)
+        fn = functions(module)["f"]
+        texts = [instruction_text(op) for op in fn.walk() if op is not fn and not isinstance(op, ext.DbgRecordOp)]
+        assert texts == ["%div = fdiv double %x, %y", "ret double %div"]
+    assert instruction_text(module) is None
