@@ -355,6 +355,10 @@ def test_compile_runs_the_derivative_requests_of_the_readme_program(capfd) -> No
     printed = [float(v) for v in capfd.readouterr().out.split()]
     np.testing.assert_allclose(printed, np.cos(x) * x + np.sin(x), atol=5e-7)  # printed with %f
     assert xz.api.has_derivative_requests(module)  # compile worked on a copy
+    grad = xz.gradient(program, "loss", ["dup", "const"])  # the program's own request is run too
+    dx = np.zeros(3)
+    grad(x, dx, 3)
+    np.testing.assert_allclose(dx, np.cos(x) * x + np.sin(x), rtol=1e-14)
 
 
 @needs_clang

@@ -193,6 +193,12 @@ def test_pointer_arguments_must_be_arrays(grad_loss) -> None:
         grad_loss([1.0, 2.0], np.zeros(2), 2)
     with raises(r"argument 1 \(the shadow of parameter 0.*\) must be a numpy array .*got None"):
         grad_loss(np.ones(2), None, 2)
+    with raises(r"argument 0 \('x', const double \*\) must be a numpy array .*got None"):
+        grad_loss(None, np.zeros(2), 2)  # a primal with a shadow: an array, to check the shadow against
+    g = xz.gradient(SRC, "dot", ["dup", "const", "const"])
+    a, da = np.array([1.0, 2.0]), np.zeros(2)
+    g(a, da, None, 0)  # a constant pointer the call does not reach may be NULL
+    assert not da.any()
 
 
 def test_known_extent_is_checked(tan_three) -> None:

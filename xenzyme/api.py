@@ -280,7 +280,7 @@ def _slots(params: Sequence[Parameter], acts: Sequence[str], ctypes_: Sequence[o
     out: list[Slot] = []
     it = iter(ctypes_)
     for p, a in zip(params, acts, strict=True):
-        out.append(Slot(p, next(it), writes=p.written))
+        out.append(Slot(p, next(it), writes=p.written, raw_ok=not has_shadow(a)))
         if has_shadow(a):
             role = "shadow" if p.is_pointer else "tangent"
             out += [Slot(p, next(it), role, k, width, writes=reverse or p.written) for k in range(width)]
