@@ -345,3 +345,30 @@ def test_what_stays_unknown() -> None:
     assert lib.opaque(np.zeros(3, dtype=np.int8), 7) == 7  # unknown: any dtype
     with raises(r"first\(\): argument 0 \('p', const void \*\) must be an array of float64 \(double, as the function accesses it\)"):
         lib.first(np.zeros(2, dtype=np.int64))
+
+
+def test_bytes_reached_on_every_call() -> None:
+    """Only accesses made on every call set a minimum length: `cond` reads x[1] only when n > 1,
+    so a one-element array is right for n = 1; `x[static 4]` promises four elements at any
+    optimisation level; a callee's accesses count for its caller's pointer."""
+    src = r"""
+    double cond(const double *x, int n) { return n > 1 ? x[0] * x[1] : x[0]; }
+    double fixed(const double x[static 4]) { return x[0] + x[3]; }
+    __attribute__((noinline)) static double second(const double *p) { return p[1]; }
+    double via(const double *x) { return second(x) * 2; }
+    """
+    for flags in (["-O2"], ["-O0"]):
+        module = xz.load(src, clang_flags=flags)
+        from xdsl.dialects import llvm
+
+        fns = {op.sym_name.data: op for op in module.ops if isinstance(op, llvm.FuncOp)}
+        assert signature(module, fns["fixed"])[0].min_bytes == 32
+        assert signature(module, fns["via"])[0].min_bytes == 16
+        assert signature(module, fns["cond"])[0].min_bytes in (8, None)  # (-O0: x[0] is read in both arms)
+        lib = xz.compile(module)
+        assert lib.cond(np.array([3.0]), 1) == 3.0
+        with raises(r"fixed\(\): argument 0 \('x', const double \*\) has 24 bytes, but the function reaches 32"):
+            lib.fixed(np.ones(3))
+        with raises(r"via\(\): argument 0 .* has 8 bytes, but the function reaches 16"):
+            lib.via(np.ones(1))
+        assert lib.via(np.array([0.0, 1.5])) == 3.0

@@ -108,7 +108,10 @@ def signature(module: ModuleOp, fn: xllvm.FuncOp) -> list[Parameter]:
             acc = _Accesses(functions, tbaa, always)
             if args:
                 acc.walk(args[i], 0)
-            pointee, source = (c_pointee, "as declared in C") if c_pointee is not None else (acc.pointee(), "as the function accesses it")
+            if c_pointee is not None:
+                pointee, source = c_pointee, "as declared in C"
+            else:
+                pointee, source = acc.pointee(), "as the function accesses it"
             deref = attrs.get("llvm.dereferenceable")
             known = [n for n in (acc.end, deref.value.data if isinstance(deref, IntegerAttr) else None) if n]
             readonly = "llvm.readonly" in attrs or "llvm.readnone" in attrs
@@ -151,7 +154,7 @@ class _Accesses:
     end: int = 0
     writes: bool = False
     escapes: bool = False
-    _seen: set[tuple[SSAValue, int | None, bool]] = field(default_factory=set)
+    _seen: set[tuple[SSAValue, int | None]] = field(default_factory=set)
     _depth: int = 0
 
     def pointee(self) -> Attribute | None:
@@ -163,15 +166,16 @@ class _Accesses:
             return None  # the same bytes also read as integers of another size
         return t
 
-    def walk(self, p: SSAValue, off: int | None, always: bool = True) -> None:
-        """Follow the uses of `p`, `off` bytes past the parameter (None: not constant); `always`:
-        the function holding `p` runs on every call that returns."""
-        if (p, off, always) in self._seen or len(self._seen) > 4096:
+    def walk(self, p: SSAValue, off: int | None) -> None:
+        """Follow the uses of `p`, `off` bytes past the parameter: None where that is not a
+        constant, or where the use may not run on a call (its block does not dominate every
+        return, or the call of its function does not)."""
+        if (p, off) in self._seen or len(self._seen) > 4096:
             return
-        self._seen.add((p, off, always))
+        self._seen.add((p, off))
         for use in list(p.uses):
             op = use.operation
-            self._use(p, off if always and self._runs_always(op) else None, op, use.index, always)
+            self._use(p, off if off is not None and self._runs_always(op) else None, op, use.index)
 
     def _runs_always(self, op: Operation) -> bool:
         """Whether `op`'s block runs on every call of its function that returns (it dominates
@@ -209,7 +213,7 @@ class _Accesses:
         if off is not None and size is not None:
             self.end = max(self.end, off + size)
 
-    def _use(self, p: SSAValue, off: int | None, op: Operation, index: int, always: bool) -> None:
+    def _use(self, p: SSAValue, off: int | None, op: Operation, index: int) -> None:
         if isinstance(op, ext.GEPOp) and op.ptr is p:
             e = op.elem_type
             if not (isinstance(e, IntegerType) and e.width.data == 8):
@@ -247,7 +251,7 @@ class _Accesses:
         elif isinstance(op, xllvm.CallOp) and (callee := self._callee(op)) is not None and index < len(callee.body.blocks[0].args):
             self._depth += 1
             if self._depth <= 4:
-                self.walk(callee.body.blocks[0].args[index], off, off is not None)
+                self.walk(callee.body.blocks[0].args[index], off)
             else:
                 self.escapes = True
             self._depth -= 1
