@@ -125,6 +125,94 @@ def test_language_is_guessed_or_given() -> None:
         xz.load(LL, language="fortran")
 
 
+C_WITH_DEFINES = """\
+#include <math.h>
+#define N 3
+#define SQ(x) ((x) * (x))
+/* define double @f( in a comment, and a declare_ function: still C */
+static double declare_sum(const double *x) { double s = 0; for (int i = 0; i < N; i++) s += SQ(x[i]); return s; }
+double define_norm(const double *x) { return sqrt(declare_sum(x)); }
+"""
+
+LL_AS_CLANG_PRINTS = """\
+; ModuleID = 'prog.c'
+source_filename = "prog.c"
+target triple = "x86_64-pc-linux-gnu"
+
+; Function Attrs: nounwind
+define dso_local double @twice(double noundef %0) #0 {
+  %2 = fmul double %0, 2.000000e+00
+  ret double %2
+}
+
+attributes #0 = { nounwind }
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        (C_WITH_DEFINES, "c"),
+        ("#pragma once\nint f(int x) { return x; }\n", "c"),
+        ("int g;\nint f(void) { return g; }\n", "c"),
+        ('// declare @f(\nint printf(const char *, ...);\nint f(void) { return printf("define x @y(\\n"); }\n', "c"),
+        (CXX, "c++"),
+        ("#include <cmath>\ndouble f(double x) { return std::sin(x); }\n", "c++"),
+        ("template <typename T> T twice(T x) { return x + x; }\n", "c++"),
+        ('#define K 2\nextern "C" int f(int x) { return K * x; }\n', "c++"),
+        ("namespace a { int f(); }\n", "c++"),
+        (LL, "llvm"),
+        (LL_AS_CLANG_PRINTS, "llvm"),
+        ("@g = global i32 0\n", "llvm"),
+        ("declare double @sin(double)\n", "llvm"),
+        (MLIR, "mlir"),
+        ("builtin.module {\n}\n", "mlir"),
+        ('"builtin.module"() ({\n}) : () -> ()\n', "mlir"),
+        ("// a comment\n#map = affine_map<(d0) -> (d0)>\nfunc.func @f() {\n  func.return\n}\n", "mlir"),
+        ("module {\n  llvm.func @f()\n}\n", "mlir"),
+    ],
+)
+def test_guess_language(text: str, language: str) -> None:
+    from xenzyme.frontend.language import guess_language
+
+    assert guess_language(text) == language
+
+
+@needs_clang
+def test_c_text_with_preprocessor_lines_is_c() -> None:
+    """C text holding `#define` was taken for LLVM IR (it contains "define ") and failed to parse."""
+    import numpy as np
+
+    lib = xz.compile(C_WITH_DEFINES)
+    assert lib.define_norm(np.array([3.0, 4.0, 12.0])) == 13.0
+    assert "twice" in functions(xz.load(LL_AS_CLANG_PRINTS))
+    g = xz.gradient(C_WITH_DEFINES, "define_norm", ["dup"])
+    x, dx = np.array([3.0, 4.0, 12.0]), np.zeros(3)
+    g(x, dx)
+    np.testing.assert_allclose(dx, x / 13.0, rtol=1e-15)
+
+
+def test_a_file_name_says_the_language() -> None:
+    assert "cube" in functions(xz.load(LL, filename="cube.ll"))
+    with pytest.raises(xz.XenzymeError, match="prog.mlir:1:"):
+        xz.load(LL, filename="prog.mlir")  # xDSL text it is not
+
+
+def test_nul_bytes_are_not_llvm_ir(tmp_path: Path) -> None:
+    """LLVM's parser stops at a NUL: binary garbage was read as an empty module."""
+    with pytest.raises(xz.XenzymeError) as info:
+        xz.load("define void @f() {\n  ret void\n}\n\0garbage", language="llvm", filename="x.ll")
+    err = info.value
+    assert err.message == "the input is not LLVM IR text: it contains a NUL byte"
+    assert (err.location.file, err.location.line, err.location.column) == ("x.ll", 4, 1)
+    garbage = tmp_path / "garbage.ll"
+    garbage.write_bytes(b"\0\x8f\xff\x01binary")
+    with pytest.raises(xz.XenzymeError, match=r"garbage.ll:1:1: the input is not LLVM IR text"):
+        xz.load(garbage)
+    with pytest.raises(xz.XenzymeError, match=r"the input is not LLVM IR text"):
+        xz.load(b"\0\x01\x02")
+
+
 # ---------------------------------------------------------------------------------------------
 # errors: XenzymeError with a message and a location
 # ---------------------------------------------------------------------------------------------
@@ -239,3 +327,48 @@ def test_to_object_writes_an_elf_file(tmp_path: Path) -> None:
     assert (tmp_path / "cube.o").read_bytes() == data
     assert data[4] == 2  # 64-bit
     assert b"cube" in data  # the symbol table names the function
+
+
+# ---------------------------------------------------------------------------------------------
+# compile: a program written for Enzyme
+# ---------------------------------------------------------------------------------------------
+
+
+@needs_clang
+def test_compile_runs_the_derivative_requests_of_the_readme_program(capfd) -> None:
+    """README's C program, loaded and compiled as README's Python section does: `compile`
+    differentiates its `__enzyme_autodiff` call (the JIT could not resolve it before)."""
+    import ctypes
+    import re
+
+    import numpy as np
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    program = re.search(r"```c\n(.*?)```", readme, re.S).group(1)
+    assert "__enzyme_autodiff" in program
+    module = xz.load(program)
+    lib = xz.compile(module)
+    x = np.array([0.1, 0.2, 0.3])
+    assert lib.loss(x, 3) == pytest.approx(float(np.sum(np.sin(x) * x)), rel=1e-15)
+    assert lib.main() == 0
+    ctypes.CDLL(None).fflush(None)
+    printed = [float(v) for v in capfd.readouterr().out.split()]
+    np.testing.assert_allclose(printed, np.cos(x) * x + np.sin(x), atol=5e-7)  # printed with %f
+    assert xz.api.has_derivative_requests(module)  # compile worked on a copy
+    grad = xz.gradient(program, "loss", ["dup", "const"])  # the program's own request is run too
+    dx = np.zeros(3)
+    grad(x, dx, 3)
+    np.testing.assert_allclose(dx, np.cos(x) * x + np.sin(x), rtol=1e-14)
+
+
+@needs_clang
+def test_instruction_text_prints_llvm_syntax() -> None:
+    """Messages about an instruction show it as the user's LLVM IR does (not as xDSL text)."""
+    from xenzyme.backend.llvm_export import instruction_text
+
+    for flags in (["-O2", "-g0"], ["-O2"]):  # without and with debug locations
+        module = xz.load("double f(double x, double y) { return x / y; }", language="c", clang_flags=flags)
+        fn = functions(module)["f"]
+        texts = [instruction_text(op) for op in fn.walk() if op is not fn and not isinstance(op, ext.DbgRecordOp)]
+        assert texts == ["%div = fdiv double %x, %y", "ret double %div"]
+    assert instruction_text(module) is None

@@ -88,10 +88,12 @@ def test_tangent_scalar_and_pointer() -> None:
 def test_tangent_default_activity_and_width() -> None:
     t = xz.tangent(SRC, "f", width=2)  # x and p duplicated, n constant
     assert t.activity == ["dup", "dup", "const"]
-    p = np.array([1.0, -2.0])
-    zero = np.zeros(2)
-    d1, d2 = t(0.3, 1.0, 2.0, p, zero, zero, 2)
-    assert d2 == pytest.approx(2 * d1, rel=1e-12)
+    x, p = 0.3, np.array([1.0, -2.0])
+    zero, dp = np.zeros(2), np.array([0.5, 3.0])
+    d1, d2 = t(x, 1.0, 0.0, p, zero, dp, 2)  # directions (dx, dp) = (1, 0) and (0, dp)
+    assert d1 == pytest.approx(float(np.sum(p * np.cos(x * p))), rel=1e-12)
+    assert d2 == pytest.approx(float(np.sum(x * np.cos(x * p) * dp)), rel=1e-12)
+    assert d1 != 0 and d2 != 0
 
 
 def test_tangent_writes_output_shadows(lib) -> None:
@@ -169,5 +171,9 @@ def test_errors() -> None:
     with pytest.raises(xz.XenzymeError, match="has no argument 7"):
         xz.jacobian(SRC, "expand", inputs=[7], output=1)
     jac = xz.jacobian(SRC, "expand", inputs=[0], output=1)
-    with pytest.raises(TypeError, match="must be a float numpy array"):
+    with pytest.raises(xz.XenzymeError, match=r"argument 0 \(an input\) must be a numpy array of float64 or float32, got list"):
         jac([0.1, 0.2], np.zeros(6), 2)
+    with pytest.raises(xz.XenzymeError, match=r"argument 1 \(the output\) must be a numpy array, got list"):
+        jac(np.zeros(2), [0.0] * 6, 2)
+    with pytest.raises(xz.XenzymeError, match=r"takes its 3 arguments, 2 given"):
+        jac(np.zeros(2), np.zeros(6))

@@ -133,3 +133,116 @@ def test_results_sections_are_independent(tmp_path: Path) -> None:
     text = path.read_text()
     assert "first" not in text and "again" in text and "second" in text and other in text
     assert text.count("<!-- bench-a:begin -->") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Notes: every figure they state is the run's own
+# ---------------------------------------------------------------------------------------------
+
+
+def _time(what: str, t: float, heap: float = 0, allocs: float = 0, faults: float = 0) -> dict:
+    return {"kind": "time", "what": what, "median_s": t, "min_s": 0.97 * t, "heap_peak_bytes": heap,
+            "heap_allocs_per_call": allocs, "page_faults_per_call": faults}  # fmt: skip
+
+
+def fake_result(bench, *, r1: float, r3: float, peers: dict[str, tuple[float, float]] | None = None,
+                hand: float | None = None, primal: float = 1e-3) -> dict:  # fmt: skip
+    """Results as run_benchmark records them: gradient ÷ primal = r1 in the main build, R3 = r3,
+    each peer's (primal, gradient) seconds; the heap figures are arbitrary but distinct."""
+    check = {"kind": "check", "rel_err": 1e-12, "against": "a reference", "tol": 1e-9, "ok": True}
+    main = [check, _time("primal", primal, heap=16000), _time("gradient", r1 * primal, heap=32000, allocs=2)]
+    if hand is not None:
+        main.append(_time("hand-written C", hand * primal))
+    runs = {
+        "O2": main,
+        "O0-preopt2": [_time("primal", primal), _time("gradient", 2 * primal)],
+        "O0-preopt0": [_time("primal", primal), _time("gradient", 2 * r3 * primal, heap=7.5e7, allocs=5.25e5, faults=3)],
+        "O2-fresh": [_time("gradient", r1 * primal, heap=3.5e6, allocs=30)],
+        "O2-hugepages": [_time("primal", primal), _time("gradient", 0.9 * r1 * primal)],
+    }
+    peer_recs = {tool: [dict(check), _time("primal", p), _time("gradient", g)] for tool, (p, g) in (peers or {}).items()}
+    build = {"commands": ["clang-19 -O2"], "stage_s": {"clang": 0.1, "xenzyme-opt": 1.0, "cc": 0.1, "total": 1.2},
+             "reps": 3}  # fmt: skip
+    return {"name": bench.name, "n": bench.n, "samples": 7, "builds": {"O2": build}, "runs": runs,
+            "peers": peer_recs, "errors": []}  # fmt: skip
+
+
+ENV = {"machine": {"cpu": "cpu", "cores": 2, "os": "os"}, "date": "today", "load": [1.0, 1.0],
+       "versions": {k: "?" for k in ("xenzyme", "xdsl", "llvmlite", "clang", "cc", "python", "numpy")}}  # fmt: skip
+
+
+def _notes(name: str, res: dict, run: dict[str, dict] | None = None) -> str:
+    bench = runner.BY_NAME[name]
+    return bench.notes(runner.Figures(bench, res, run or {name: res}))
+
+
+def test_notes_state_the_figures_of_their_run() -> None:
+    """The figures the hand-typed notes got wrong now come from the results they are written
+    with: GMM's R3 (a note said 1.3-1.5 beside a measured 3.69), the finite-difference peer
+    (said three times slower where the table said 8), LSTM's JAX ratio, BA's peers."""
+    b = runner.BY_NAME
+    small = fake_result(b["gmm_d2_K5"], r1=6.17, r3=1.0, peers={"fd": (1e-4, 6.17e-3 / 0.12)})
+    gmm = fake_result(b["gmm_d10_K25"], r1=7.47, r3=3.69,
+                      peers={"numpy": (6.8e-3, 12.8e-3 / 0.75), "jax": (0.572e-3, 12.8e-3 / 7.09)},
+                      primal=12.8e-3 / 7.47)  # fmt: skip
+    run = {"gmm_d10_K25": gmm, "gmm_d2_K5": small,
+           "matdescent": fake_result(b["matdescent"], r1=1.6, r3=4.68, hand=1.58),
+           "nn": fake_result(b["nn"], r1=1.41, r3=3.6, hand=1.2)}  # fmt: skip
+    text = " ".join(_notes("gmm_d10_K25", gmm, run).split())
+    assert "R3 = 3.69" in text and "1.3-1.5" not in text
+    assert "in the same run R3 is 4.68 for matdescent and 3.60 for nn" in text
+    assert "R1 = 7.47 in this run" in text
+    assert "8.33 times faster than the finite-difference peer's (R2 = 0.12)" in text
+    assert "about three times" not in text
+    lstm = fake_result(b["lstm_l2_c1024"], r1=1.88, r3=10.98, peers={"jax": (1e-3, 5.37e-3), "torch": (1e-3, 2.0)})
+    text = " ".join(_notes("lstm_l2_c1024", lstm).split())
+    r2 = 1.88e-3 / 5.37e-3
+    assert f"xenzyme's gradient is {1 / r2:.2f} times faster than JAX's (R2 = {r2:.2f})" in text
+    assert "1.6-1.9" not in text and "0.5-0.65" not in text
+    assert "977.5 µs per step and layer" in text  # 2.0 s / (1023 steps × 2 layers)
+    ba = fake_result(b["ba1"], r1=6.21, r3=9.14, peers={"numpy": (1e-3, 5.4e-3 / 0.10), "jax": (1e-3, 5.4e-3 / 0.29),
+                                                        "fd": (1e-3, 5.4e-3 / 0.17)}, primal=5.4e-3 / 6.21)  # fmt: skip
+    text = " ".join(_notes("ba1", ba).split())
+    assert "3.45-10.0 times faster than theirs" in text and "4-15" not in text
+    assert "5.88 times xenzyme's Jacobian" in text
+
+
+def test_notes_leave_out_what_the_run_did_not_measure() -> None:
+    """No peers, no ablation, no heap figures: the notes say what they can, without a number
+    from elsewhere and without a hole ("None")."""
+    for bench in runner.BENCHMARKS:
+        if bench.notes is None:
+            continue
+        res = fake_result(bench, r1=2.0, r3=1.5, hand=1.5)
+        for tag in ("O0-preopt0", "O0-preopt2", "O2-fresh", "O2-hugepages"):
+            del res["runs"][tag]
+        for r in res["runs"]["O2"]:
+            r.pop("heap_peak_bytes", None)
+            r.pop("page_faults_per_call", None)
+            r.pop("heap_allocs_per_call", None)
+        text = _notes(bench.name, res)
+        assert text and "None" not in text and "nan" not in text and " ." not in text, (bench.name, text)
+        assert "R3 =" not in text, bench.name
+        full = runner.section_for(bench, fake_result(bench, r1=2.0, r3=1.5, hand=1.5), ENV)
+        assert "None" not in full and " ." not in full, bench.name
+
+
+# Numbers with two decimals that are constants of a program, not figures of a run.
+PROGRAM_CONSTANTS = {"matdescent": {"0.01", "0.98"}}  # the step size lr = 0.01 / |v|² and its factor
+
+
+def test_every_ratio_in_the_notes_follows_the_run() -> None:
+    """Two runs with different figures: every ratio the notes state (a number with two
+    decimals) changes with them -- none is a constant typed into the note."""
+    import re as regex
+
+    for bench in runner.BENCHMARKS:
+        if bench.notes is None:
+            continue
+        peers = {p.tool: (1e-3, 3e-3) for p in bench.peers if not p.mode}
+        peers.update({p.tool: (1e-3, 9e-3) for p in bench.peers if p.mode})
+        a = _notes(bench.name, fake_result(bench, r1=2.0, r3=1.5, hand=1.5, peers=peers))
+        peers2 = {t: (p * 1.7, g * 0.6) for t, (p, g) in peers.items()}
+        b = _notes(bench.name, fake_result(bench, r1=3.3, r3=2.7, hand=1.9, peers=peers2, primal=2.1e-3))
+        fixed = set(regex.findall(r"\b\d+\.\d\d\b", a)) & set(regex.findall(r"\b\d+\.\d\d\b", b))
+        assert not fixed - PROGRAM_CONSTANTS.get(bench.name, set()), (bench.name, fixed)

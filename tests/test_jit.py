@@ -86,10 +86,17 @@ def test_listing_and_missing_functions(scalars: JITModule) -> None:
 
 
 def test_argument_errors(scalars: JITModule) -> None:
-    with pytest.raises(TypeError, match=r"axpb\(\) takes 3 arguments \(2 given\)"):
+    with pytest.raises(xz.XenzymeError, match=r"axpb\(\) takes 3 arguments \(a, x, b\), 2 given"):
         scalars.axpb(1.0, 2.0)
-    with pytest.raises(TypeError, match="expected an integer, got a float"):
+    with pytest.raises(xz.XenzymeError, match=r"mix\(\): argument 0 \('a', i32\) must be an integer, got float 1.5"):
         scalars.mix(1.5, 2, 3, 4)
+    with pytest.raises(xz.XenzymeError, match=r"argument 2 \('c', i16\) must fit in 16 bits, got 65536"):
+        scalars.mix(1, 2, 1 << 16, 4)
+    with pytest.raises(xz.XenzymeError, match=r"argument 1 \('x', double\) must be a real number, got str '2'"):
+        scalars.axpb(1.0, "2", 3.0)
+    with pytest.raises(xz.XenzymeError, match=r"argument 0 \('x', float\) must be a real number, got an array of float64"):
+        scalars.halve(np.ones(2))
+    assert scalars.mix(-5, np.int64(7), np.int16(2), -3) == -5 + 7 - 2 * -3  # numpy integers are integers
 
 
 ARRAYS = """
@@ -156,13 +163,46 @@ def test_numpy_int_arrays(arrays: JITModule) -> None:
 def test_non_contiguous_array_is_refused(arrays: JITModule) -> None:
     x = np.arange(10.0)[::2]
     y = np.zeros(5)
-    with pytest.raises(TypeError, match="must be C-contiguous"):
+    with pytest.raises(xz.XenzymeError, match=r"saxpy\(\): argument 2 \('x', ptr\) must be a C-contiguous array"):
         arrays.saxpy(5, 1.0, x, y)
 
 
 def test_pointer_needs_an_array(arrays: JITModule) -> None:
-    with pytest.raises(TypeError, match="expected a numpy array for a pointer"):
+    with pytest.raises(xz.XenzymeError, match=r"argument 2 \('x', ptr\) must be a numpy array of float64 \(double, as the function accesses it\), got list"):
         arrays.saxpy(1, 1.0, [1.0], np.zeros(1))
+
+
+def test_array_dtype_is_checked_against_the_accesses(arrays: JITModule) -> None:
+    """The IR loads doubles through `x` and `y` and i32s through `v`: other dtypes are refused
+    (an int64 array read as doubles would be denormal garbage), the right ones work."""
+    with pytest.raises(xz.XenzymeError, match=r"argument 3 \('y', ptr\) must be an array of float64 "
+                       r"\(double, as the function accesses it\), got an array of float32"):
+        arrays.saxpy(2, 1.0, np.zeros(2), np.zeros(2, dtype=np.float32))
+    with pytest.raises(xz.XenzymeError, match=r"argument 0 \('v', ptr\) must be an array of int32 \(or uint32, as the function accesses it\)"):
+        arrays.count_positive(np.ones(3), 3)
+    with pytest.raises(xz.XenzymeError, match="note: convert it with np.asarray\\(a, dtype=np.int32\\)"):
+        arrays.count_positive(np.ones(3, dtype=np.int64), 3)
+    assert arrays.count_positive(np.array([1, 2, 0], dtype=np.uint32), 3) == 2
+
+
+def test_written_arrays_must_be_writeable(arrays: JITModule) -> None:
+    x, y = np.ones(3), np.ones(3)
+    x.flags.writeable = False  # read only: fine, saxpy only reads x
+    arrays.saxpy(3, 2.0, x, y)
+    np.testing.assert_array_equal(y, [3.0, 3.0, 3.0])
+    y.flags.writeable = False
+    with pytest.raises(xz.XenzymeError, match=r"argument 3 \('y', ptr\) must be writeable \(the call writes into it\)"):
+        arrays.saxpy(3, 2.0, x, y)
+
+
+def test_addresses_and_ctypes_objects_pass_unchecked(arrays: JITModule) -> None:
+    import ctypes
+
+    buf = (ctypes.c_double * 2)(1.0, 2.0)
+    y = np.zeros(2)
+    arrays.saxpy(2, 1.0, buf, y)
+    arrays.saxpy(2, 1.0, ctypes.addressof(buf), y)
+    np.testing.assert_array_equal(y, [2.0, 4.0])
 
 
 STATE = """

@@ -23,17 +23,18 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xenzyme.analysis.hints import keep_hinted_calls
+from xenzyme.analysis.signature import Parameter, signature
+from xenzyme.backend.arguments import Arguments, Slot
 from xenzyme.backend.jit import JITModule
 from xenzyme.backend.llvm_export import export_module
 from xenzyme.backend.native import check_llvm_ir, object_code
 from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
 from xenzyme.dialects import make_context
-from xenzyme.frontend.clang import compile_to_llvm_ir
+from xenzyme.frontend.clang import DEFAULT_FLAGS, compile_to_llvm_ir
+from xenzyme.frontend.language import SUFFIXES, guess_language
 from xenzyme.frontend.llvm_import import import_llvm_ir
 from xenzyme.rules.registry import derivative, load_rules
 from xenzyme.transforms import get_available_passes
-
-_C_SUFFIXES = {".c", ".cpp", ".cc", ".cxx"}
 
 _CONTEXT: Context | None = None
 
@@ -55,26 +56,35 @@ def load(
 ) -> ModuleOp:
     """Load a program as an xDSL module of `llvm` ops.
 
-    `source` is a path (`.c`, `.cpp`, `.ll`, `.bc`, `.mlir`) or the program text itself; for
-    text, `language` ("c", "c++", "llvm", "mlir") is guessed when not given.  C and C++ are
-    compiled by clang-19 with `clang_flags` (default -O2).
+    `source` is a path (`.c`, `.cpp`, `.ll`, `.bc`, `.mlir`), the program text itself, or
+    bitcode (bytes).  For text, `language` ("c", "c++", "llvm", "mlir") is taken from the suffix
+    of `filename` when it has a known one, else guessed from the text
+    (xenzyme/frontend/language.py).  C and C++ are compiled by clang-19 with `clang_flags`
+    (default -O2), to which `-g` is added unless they choose a debug level themselves: the
+    debug information names the parameters and their C types, which the callables of
+    `compile`, `gradient` and `tangent` check arguments against, and the source lines of errors.
     """
     if isinstance(source, bytes):
         return import_llvm_ir(source, filename or "<bitcode>")
+    if not isinstance(source, str | os.PathLike):
+        raise XenzymeError(f"load() takes a path, program text or bitcode (bytes), got {type(source).__name__}")
     path = Path(source) if isinstance(source, os.PathLike) or _looks_like_path(source) else None
     if path is not None:
         if not path.exists():
             raise XenzymeError(f"cannot read '{path}': no such file")
+        if path.is_dir():
+            raise XenzymeError(f"cannot read '{path}': it is a directory")
         suffix = path.suffix
         name = str(path)
-        if suffix == ".bc":
-            return import_llvm_ir(path.read_bytes(), name)
-        text = path.read_text()
-        language = language or {".ll": "llvm", ".mlir": "mlir"}.get(suffix, "c++" if suffix in (".cpp", ".cc", ".cxx") else "c")
+        data = path.read_bytes()
+        if suffix == ".bc" or data[:2] == b"BC":
+            return import_llvm_ir(data, name)
+        text = data.decode("utf-8", errors="replace")
+        language = language or SUFFIXES.get(suffix) or guess_language(text)
     else:
         text = str(source)
         name = filename or "<input>"
-        language = language or _guess_language(text)
+        language = language or SUFFIXES.get(Path(name).suffix) or guess_language(text)
     if language == "llvm":
         return import_llvm_ir(text, name)
     if language == "mlir":
@@ -82,8 +92,17 @@ def load(
     if language in ("c", "c++"):
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
-        return import_llvm_ir(compile_to_llvm_ir(text, name, clang_flags), name)
+        return import_llvm_ir(compile_to_llvm_ir(text, name, _with_debug_info(clang_flags), language), name)
     raise XenzymeError(f"unknown language '{language}' (use c, c++, llvm or mlir)")
+
+
+def _with_debug_info(flags: Sequence[str] | None) -> list[str]:
+    """The user's clang flags (default -O2) with `-g` unless they set a debug level; value
+    names are kept too (`-fno-discard-value-names`): neither changes the code generated."""
+    out = list(flags) if flags else list(DEFAULT_FLAGS)
+    if not any(f.startswith("-g") for f in out):
+        out.append("-g")
+    return [*out, "-fno-discard-value-names"]
 
 
 def _load_mlir(text: str, name: str) -> ModuleOp:
@@ -106,16 +125,7 @@ def _load_mlir(text: str, name: str) -> ModuleOp:
 
 
 def _looks_like_path(s: str) -> bool:
-    return "\n" not in s and len(s) < 4096 and Path(s).suffix in {*_C_SUFFIXES, ".ll", ".bc", ".mlir"}
-
-
-def _guess_language(text: str) -> str:
-    head = text.lstrip()
-    if head.startswith(("builtin.module", "llvm.", '"builtin.module"', "module")):
-        return "mlir"
-    if "define " in text or "target triple" in text or "declare " in text and "#include" not in text:
-        return "llvm"
-    return "c"
+    return "\n" not in s and len(s) < 4096 and Path(s).suffix in {*SUFFIXES, ".bc"}
 
 
 def run_pipeline(module: ModuleOp, pipeline: str, *, verify: bool = True) -> ModuleOp:
@@ -139,11 +149,30 @@ def to_llvm_ir(module: ModuleOp, *, verify: bool = True) -> str:
     return text
 
 
-def compile(module: ModuleOp | str, *, opt_level: int = 2) -> JITModule:  # noqa: A001
-    """JIT-compile for this machine; functions are attributes of the result."""
-    if isinstance(module, str):
+def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2) -> JITModule:  # noqa: A001
+    """JIT-compile for this machine; functions are attributes of the result.
+
+    A module that still holds derivative requests (`__enzyme_autodiff`, `__enzyme_fwddiff`,
+    the split-mode calls: a C program written for Enzyme) is differentiated first, by the
+    `enzyme` pipeline on a copy of it: the functions of the result are those of
+    `xenzyme-opt -p enzyme`.  Their arguments are checked when they are called
+    (xenzyme/backend/arguments.py).
+    """
+    if not isinstance(module, ModuleOp):
         module = load(module)
+    if has_derivative_requests(module):
+        from xenzyme.transforms.enzyme import EnzymePass
+
+        module = module.clone()
+        EnzymePass(preopt=2, postopt=0).apply(context(), module)
     return JITModule(module, opt_level=opt_level)
+
+
+def has_derivative_requests(module: ModuleOp) -> bool:
+    """Whether the module calls one of Enzyme's entry points (`__enzyme_autodiff`, ...)."""
+    from xenzyme.transforms.raise_enzyme_calls import is_forward_request, is_request, split_entry
+
+    return any(is_request(op) or is_forward_request(op) or split_entry(op) is not None for op in module.walk())
 
 
 def to_object(module: ModuleOp, path: str | os.PathLike[str] | None = None, *, cpu: str = "generic") -> bytes:
@@ -164,24 +193,28 @@ class GradientFunction:
 
     Arguments are the function's, each `dup` argument followed by its shadow (a numpy array the
     derivative is accumulated into).  The result is the derivative of each `active` argument:
-    one float, a tuple of them, or None.
+    one float, a tuple of them, or None.  Arguments are checked before the call
+    (xenzyme/backend/arguments.py): a mistake is a `XenzymeError` naming the argument.
     """
 
-    def __init__(self, jit: JITModule, wrapper: str, activity: Sequence[str], result_types: Sequence[object]):
+    def __init__(self, jit: JITModule, wrapper: str, activity: Sequence[str], result_types: Sequence[object],
+                 arguments: Arguments):  # fmt: skip
         self.jit = jit
         self.activity = list(activity)
         self._fn = jit.function(wrapper)
         self._result_types = list(result_types)
+        self.arguments = arguments
 
     def __call__(self, *args: object) -> object:
         import ctypes
 
+        values = self.arguments.convert(args)
         if not self._result_types:
-            self._fn(*args)
+            self._fn.cfunc(*values)
             return None
         fields = [(f"d{i}", t) for i, t in enumerate(self._result_types)]
         out = type("Derivatives", (ctypes.Structure,), {"_fields_": fields})()
-        self._fn(ctypes.addressof(out), *args)
+        self._fn.cfunc(ctypes.addressof(out), *values)
         values = tuple(getattr(out, name) for name, _ in fields)
         return values[0] if len(values) == 1 else values
 
@@ -205,6 +238,68 @@ def _find_function(module: ModuleOp, name: str):
         if isinstance(op, FuncOp) and op.sym_name.data == name:
             return op
     raise XenzymeError(f"no function named '{name}' in the module")
+
+
+def _check_activities(function: str, params: Sequence[Parameter], acts: Sequence[str], forward: bool,
+                      defaulted: bool) -> None:  # fmt: skip
+    """The command line's rules for markers (xenzyme/transforms/raise_enzyme_calls.py), for
+    the activities of `gradient` and `tangent`."""
+    from xenzyme.analysis.activity import carries_derivative
+    from xenzyme.dialects.autodiff import has_shadow, is_float_like
+
+    for p, a in zip(params, acts, strict=True):
+        who = f"argument {p.index} ({p.describe()}) of '{function}'"
+        if forward:
+            if has_shadow(a) and not (carries_derivative(p.type) or p.is_pointer):
+                raise XenzymeError(f"{who} is marked '{a}' but has no tangent: it is not floating point or a pointer",
+                                   notes=["mark integers 'const'"])  # fmt: skip
+            continue
+        if a == "active" and not is_float_like(p.type):
+            raise XenzymeError(f"{who} is marked 'active' but is not floating point",
+                               notes=["use 'dup' for pointers (with a shadow array) and 'const' for integers"])  # fmt: skip
+        if has_shadow(a) and carries_derivative(p.type):
+            raise XenzymeError(f"{who} is passed by value and marked '{a}': a shadow passed by value cannot "
+                               "receive its derivative",
+                               notes=["mark a floating-point argument 'active' to get its derivative returned, or 'const' "
+                                "for none; 'dup' is for pointers"])  # fmt: skip
+        if has_shadow(a) and not p.is_pointer:
+            raise XenzymeError(f"{who} is marked '{a}' but is not a pointer: reverse mode gives shadows to pointers only",
+                               notes=["mark integers 'const'"])  # fmt: skip
+        if defaulted and a == "const" and carries_derivative(p.type):
+            raise XenzymeError(f"{who} holds floating-point values passed by value, whose derivative reverse mode "
+                               "cannot return yet",
+                               notes=["mark it 'const' if it needs no derivative, or pass it by pointer with 'dup' and a "
+                                "shadow array that receives its derivative"])  # fmt: skip
+
+
+def _slots(params: Sequence[Parameter], acts: Sequence[str], ctypes_: Sequence[object], width: int,
+           reverse: bool) -> list[Slot]:  # fmt: skip
+    """The arguments of a derivative's call: each parameter, then its shadows or tangents."""
+    from xenzyme.dialects.autodiff import has_shadow
+
+    out: list[Slot] = []
+    it = iter(ctypes_)
+    for p, a in zip(params, acts, strict=True):
+        out.append(Slot(p, next(it), writes=p.written, raw_ok=not has_shadow(a)))
+        if has_shadow(a):
+            role = "shadow" if p.is_pointer else "tangent"
+            out += [Slot(p, next(it), role, k, width, writes=reverse or p.written) for k in range(width)]
+    return out
+
+
+def _differentiate(module: ModuleOp, postopt: int) -> None:
+    """Every derivative request of the module (ours and the program's own `__enzyme_*` calls),
+    as the `enzyme` pipeline does them after its first optimisation."""
+    from xenzyme.transforms.forward_diff import ForwardDiffPass
+    from xenzyme.transforms.llvm_opt import run_llvm_pipeline
+    from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+    from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+    from xenzyme.transforms.reverse_diff import ReverseDiffPass
+
+    for p in (RaiseEnzymeCallsPass(), ReverseDiffPass(), LowerAutodiffPass(), ForwardDiffPass()):
+        p.apply(context(), module)
+    if postopt:
+        run_llvm_pipeline(module, postopt)
 
 
 def gradient(
@@ -234,35 +329,17 @@ def gradient(
 
     from xenzyme.dialects import autodiff as ad
     from xenzyme.dialects import llvm_ext as ext
-    from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
-    from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
-    from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
-    module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
-    fn = _find_function(module, function)
-    if not fn.body.blocks:
-        raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
-    acts = list(activity) if activity is not None else default_activity(module, function)
-    params = list(fn.function_type.inputs.data)
-    if len(acts) != len(params):
-        raise XenzymeError(f"'{function}' takes {len(params)} arguments, {len(acts)} activities given")
-    for a in acts:
-        if a not in ad.ARG_ACTIVITIES:
-            raise XenzymeError(f"unknown activity '{a}' (use {', '.join(ad.ARG_ACTIVITIES)})")
-    if fn.linkage.linkage.data in ("internal", "private"):
-        fn.properties["linkage"] = xllvm.LinkageAttr("external")  # keep it through optimisation
-    strip_optnone(module)
-    keep_hinted_calls(module)
-    if preopt:
-        run_llvm_pipeline(module, preopt)
-    fn = _find_function(module, function)
+    module, fn, acts, params = _prepare(source, function, activity, ad.ARG_ACTIVITIES, default_activity, False,
+                                        preopt, clang_flags)  # fmt: skip
     ret = fn.function_type.output
     ret_act = "none" if isinstance(ret, ext.LLVMVoidType) else "active" if ad.is_float_like(ret) else "const"
-    actives = [t for t, a in zip(params, acts, strict=True) if a == "active"]
+    types = [p.type for p in params]
+    actives = [t for t, a in zip(types, acts, strict=True) if a == "active"]
     rtype = ad.derivative_result_type(actives)
     # The wrapper: derivatives are stored through a pointer (portable across ABIs).
     wrapper_params: list = [ext.LLVMPointerType()] if rtype is not None else []
-    for t, a in zip(params, acts, strict=True):
+    for t, a in zip(types, acts, strict=True):
         wrapper_params += [t, t] if ad.has_shadow(a) else [t]
     entry = Block(arg_types=wrapper_params)
     b = Builder(InsertPoint.at_end(entry))
@@ -275,14 +352,13 @@ def gradient(
     wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(wrapper_params, ext.LLVMVoidType()),
                            linkage=xllvm.LinkageAttr("external"), body=Region([entry]))  # fmt: skip
     module.body.block.add_op(wrapper)
-    ReverseDiffPass().apply(context(), module)
-    LowerAutodiffPass().apply(context(), module)
-    if postopt:
-        run_llvm_pipeline(module, postopt)
+    _differentiate(module, postopt)
     jit = JITModule(module, opt_level=0)
     ctypes_of = {"f64": ctypes.c_double, "f32": ctypes.c_float}
     result_types = [ctypes_of.get(str(t), ctypes.c_double) for t in actives]
-    return GradientFunction(jit, name, acts, result_types)
+    wrapper_ctypes = jit.function(name).arg_types[1 if rtype is not None else 0 :]
+    arguments = Arguments(function, _slots(params, acts, wrapper_ctypes, 1, reverse=True))
+    return GradientFunction(jit, name, acts, result_types, arguments)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,25 +382,29 @@ class TangentFunction:
     scalar, numpy arrays (shadows) for a pointer -- input shadows hold the input tangents,
     output shadows receive the tangents of what the function writes.  The result is the
     tangent of the return value (a float; a tuple of `width` floats in vector mode), or None.
+    Arguments are checked before the call (xenzyme/backend/arguments.py).
     """
 
-    def __init__(self, jit: JITModule, wrapper: str, activity: Sequence[str], width: int, result_type: object | None):
+    def __init__(self, jit: JITModule, wrapper: str, activity: Sequence[str], width: int, result_type: object | None,
+                 arguments: Arguments):  # fmt: skip
         self.jit = jit
         self.activity = list(activity)
         self.width = width
         self._fn = jit.function(wrapper)
         self._result_type = result_type
+        self.arguments = arguments
 
     def __call__(self, *args: object) -> object:
         import ctypes
 
+        values = self.arguments.convert(args)
         if self._result_type is None:
-            self._fn(*args)
+            self._fn.cfunc(*values)
             return None
         out = (self._result_type * self.width)()
-        self._fn(ctypes.addressof(out), *args)
-        values = tuple(out)
-        return values[0] if self.width == 1 else values
+        self._fn.cfunc(ctypes.addressof(out), *values)
+        result = tuple(out)
+        return result[0] if self.width == 1 else result
 
 
 def _prepare(
@@ -333,10 +413,12 @@ def _prepare(
     activity: Sequence[str] | None,
     allowed: Sequence[str],
     default,
+    forward: bool,
     preopt: int,
     clang_flags: Sequence[str] | None,
 ):
-    """Load `source`, check the activities of `function`, optimise: (module, function, activities)."""
+    """Load `source`, check the activities of `function`, optimise: (module, function,
+    activities, parameters)."""
     from xdsl.dialects import llvm as xllvm
 
     from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
@@ -345,6 +427,8 @@ def _prepare(
     fn = _find_function(module, function)
     if not fn.body.blocks:
         raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
+    if activity is not None and (isinstance(activity, str) or not isinstance(activity, Sequence)):
+        raise XenzymeError(f"activity must be a list of strings, one per argument of '{function}', got {activity!r}")
     acts = list(activity) if activity is not None else default(module, function)
     params = list(fn.function_type.inputs.data)
     if len(acts) != len(params):
@@ -358,7 +442,10 @@ def _prepare(
     keep_hinted_calls(module)
     if preopt:
         run_llvm_pipeline(module, preopt)
-    return module, _find_function(module, function), acts
+    fn = _find_function(module, function)
+    described = signature(module, fn)
+    _check_activities(function, described, acts, forward, activity is None)
+    return module, fn, acts, described
 
 
 def tangent(
@@ -390,19 +477,12 @@ def tangent(
 
     from xenzyme.dialects import autodiff as ad
     from xenzyme.dialects import llvm_ext as ext
-    from xenzyme.transforms.forward_diff import ForwardDiffPass
-    from xenzyme.transforms.llvm_opt import run_llvm_pipeline
-    from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
-    from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
-    from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
-    if not isinstance(width, int) or width < 1:
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
         raise XenzymeError(f"width must be a positive integer, got {width!r}")
-    module, fn, acts = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity, preopt, clang_flags)
-    params = list(fn.function_type.inputs.data)
-    for i, (t, a) in enumerate(zip(params, acts, strict=True)):
-        if ad.has_shadow(a) and not (ad.is_float_like(t) or isinstance(t, ext.LLVMPointerType)):
-            raise XenzymeError(f"argument {i} of '{function}' ({t}) has no tangent; mark it 'const'")
+    module, fn, acts, params = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity,
+                                        True, preopt, clang_flags)  # fmt: skip
+    types = [p.type for p in params]
     ret = fn.function_type.output
     ctypes_of = {"f64": ctypes.c_double, "f32": ctypes.c_float}
     if isinstance(ret, ext.LLVMVoidType):
@@ -413,7 +493,7 @@ def tangent(
         ret_act = "const"  # no tangent to return (an integer, a pointer, a struct)
     rtype = ad.fwddiff_result_type(ret, ret_act, width)
     wrapper_params: list = [ext.LLVMPointerType()] if rtype is not None else []
-    for t, a in zip(params, acts, strict=True):
+    for t, a in zip(types, acts, strict=True):
         wrapper_params += [t] * (1 + (width if ad.has_shadow(a) else 0))
     entry = Block(arg_types=wrapper_params)
     b = Builder(InsertPoint.at_end(entry))
@@ -426,12 +506,11 @@ def tangent(
     wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(wrapper_params, ext.LLVMVoidType()),
                            linkage=xllvm.LinkageAttr("external"), body=Region([entry]))  # fmt: skip
     module.body.block.add_op(wrapper)
-    for p in (RaiseEnzymeCallsPass(), ReverseDiffPass(), LowerAutodiffPass(), ForwardDiffPass()):
-        p.apply(context(), module)
-    if postopt:
-        run_llvm_pipeline(module, postopt)
+    _differentiate(module, postopt)
     jit = JITModule(module, opt_level=0)
-    return TangentFunction(jit, name, acts, width, ctypes_of[str(ret)] if rtype is not None else None)
+    wrapper_ctypes = jit.function(name).arg_types[1 if rtype is not None else 0 :]
+    arguments = Arguments(function, _slots(params, acts, wrapper_ctypes, width, reverse=False))
+    return TangentFunction(jit, name, acts, width, ctypes_of[str(ret)] if rtype is not None else None, arguments)
 
 
 class JacobianFunction:
@@ -476,18 +555,21 @@ class JacobianFunction:
         import numpy as np
 
         if len(args) != self._nparams:
-            raise TypeError(f"{self.function}() takes {self._nparams} arguments ({len(args)} given)")
+            raise XenzymeError(f"the Jacobian of {self.function}() takes its {self._nparams} arguments, {len(args)} given")
         arrays = []
         for i in self.inputs:
             a = args[i]
             if not isinstance(a, np.ndarray) or a.dtype not in (np.float64, np.float32):
-                raise TypeError(f"argument {i} must be a float numpy array (an input of the Jacobian)")
+                got = f"an array of {a.dtype}" if isinstance(a, np.ndarray) else type(a).__name__
+                raise XenzymeError(f"the Jacobian of {self.function}(): argument {i} (an input) must be a numpy "
+                                   f"array of float64 or float32, got {got}")  # fmt: skip
             arrays.append(a)
         n = sum(a.size for a in arrays)
         if self.output is not None:
             out = args[self.output]
             if not isinstance(out, np.ndarray):
-                raise TypeError(f"argument {self.output} must be a numpy array (the output)")
+                raise XenzymeError(f"the Jacobian of {self.function}(): argument {self.output} (the output) must be "
+                                   f"a numpy array, got {type(out).__name__}")  # fmt: skip
             m = out.size
         else:
             m = 1

@@ -515,6 +515,12 @@ class TBAA:
 
     def float_type(self, op: Operation) -> Attribute | None:
         """The float type an access's TBAA tag names, if it names one."""
+        name = self.access_type_name(op)
+        return _TBAA_FLOATS.get(name) if name is not None else None
+
+    def access_type_name(self, op: Operation) -> str | None:
+        """The name of the scalar type an access's TBAA tag names (`double`, `int`, `any
+        pointer`, `omnipotent char`, ...), if it has a tag."""
         md = op.attributes.get("md")
         tag = md.get("tbaa") if isinstance(md, ext.MetadataAttachmentsAttr) else None
         fields = self.nodes.get(tag) if tag is not None else None
@@ -523,4 +529,4 @@ class TBAA:
         access = self.nodes.get(int(fields[1][1:])) if fields[1][1:].isdigit() else None
         if not access or not access[0].startswith('!"'):
             return None
-        return _TBAA_FLOATS.get(access[0][2:-1])
+        return access[0][2:-1]

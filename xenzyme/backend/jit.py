@@ -1,8 +1,9 @@
 """JIT: compile a module with LLVM (MCJIT) and call its functions from Python.
 
-Arguments are converted from their LLVM types: Python floats for `double`/`float`, ints for
-integers, numpy arrays (or anything with a buffer) for pointers -- the pointer is the array's
-data, so the function reads and writes the array in place.  Struct returns come back as tuples.
+Arguments are checked and converted (xenzyme/backend/arguments.py): Python floats for
+`double`/`float`, ints for integers, numpy arrays for pointers -- the pointer is the array's
+data, so the function reads and writes the array in place; an address (int) or a ctypes object
+is passed as it is, unchecked.  Struct returns come back as tuples.
 
     lib = JITModule(module)
     y = lib.f(2.0, np.arange(4.0), 4)
@@ -17,12 +18,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import llvmlite.binding as llb
-import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import IntegerType, ModuleOp, StringAttr, f32, f64, f80
+from xdsl.dialects.llvm import FuncOp
+from xdsl.ir import Attribute
 
+from xenzyme.analysis.signature import Parameter, signature
+from xenzyme.backend.arguments import Arguments, Slot
 from xenzyme.backend.llvm_export import export_module
 from xenzyme.backend.native import optimized_ir, parse_verified, target_machine
 from xenzyme.diagnostics import XenzymeError
+from xenzyme.dialects import llvm_ext as ext
 
 
 @functools.cache
@@ -79,49 +84,44 @@ def _to_python(value: Any) -> Any:
 
 
 class JITFunction:
-    """A compiled function, callable with Python numbers and numpy arrays."""
+    """A compiled function, callable with Python numbers and numpy arrays.
 
-    def __init__(self, owner: _Engine, name: str, address: int, ftype: llb.TypeRef):
+    Arguments are checked first (xenzyme/backend/arguments.py) against what `params` says of
+    the parameters -- their C types, the element type behind a pointer, whether the function
+    writes through it -- or, without it, against the LLVM types alone."""
+
+    def __init__(self, owner: _Engine, name: str, address: int, ftype: llb.TypeRef,
+                 params: Sequence[Parameter] | None = None):  # fmt: skip
         self.owner = owner  # keeps the machine code alive
         self.name = name
-        params = list(ftype.get_function_parameters())
-        self.arg_types = [_ctype(p) for p in params]
+        llvm_params = list(ftype.get_function_parameters())
+        self.arg_types = [_ctype(p) for p in llvm_params]
         self.res_type = _ctype(ftype.get_function_return())
         self.vararg = ftype.is_function_vararg
         proto = ctypes.CFUNCTYPE(self.res_type, *self.arg_types)
         self.cfunc = proto(address)
         self.address = address
+        if params is None or len(params) != len(llvm_params):
+            params = [Parameter(i, _xdsl_type(p), c_type=str(p)) for i, p in enumerate(llvm_params)]
+        self.params = list(params)
+        slots = [Slot(p, c, writes=p.written, raw_ok=True) for p, c in zip(self.params, self.arg_types, strict=True)]
+        self.arguments = Arguments(name, slots)
 
     def __call__(self, *args: Any) -> Any:
-        if len(args) != len(self.arg_types):
-            raise TypeError(f"{self.name}() takes {len(self.arg_types)} arguments ({len(args)} given)")
-        converted = [_convert(a, t, self.name, i) for i, (a, t) in enumerate(zip(args, self.arg_types, strict=True))]
-        return _to_python(self.cfunc(*converted))
+        return _to_python(self.cfunc(*self.arguments.convert(args)))
 
     def __repr__(self) -> str:
         return f"<jit function {self.name} at {self.address:#x}>"
 
 
-def _convert(value: Any, ctype: Any, fname: str, index: int) -> Any:
-    if ctype is ctypes.c_void_p:
-        if value is None:
-            return None
-        if isinstance(value, np.ndarray):
-            if not value.flags["C_CONTIGUOUS"]:
-                raise TypeError(f"{fname}() argument {index}: array must be C-contiguous")
-            return ctypes.c_void_p(value.ctypes.data)
-        if isinstance(value, int):
-            return ctypes.c_void_p(value)
-        if isinstance(value, ctypes._SimpleCData | ctypes.Array | ctypes.Structure):
-            return ctypes.cast(ctypes.pointer(value), ctypes.c_void_p)
-        raise TypeError(f"{fname}() argument {index}: expected a numpy array for a pointer, got {type(value).__name__}")
-    if ctype in (ctypes.c_double, ctypes.c_float, ctypes.c_longdouble):
-        return float(value)
-    if ctype is ctypes.c_bool:
-        return bool(value)
-    if isinstance(value, float | np.floating):
-        raise TypeError(f"{fname}() argument {index}: expected an integer, got a float")
-    return int(value)
+def _xdsl_type(t: llb.TypeRef) -> Attribute:
+    """The xDSL type of a scalar or pointer parameter (others stay opaque: their LLVM spelling)."""
+    kind = t.type_kind
+    if kind == llb.TypeKind.pointer:
+        return ext.LLVMPointerType()
+    if kind == llb.TypeKind.integer:
+        return IntegerType(t.type_width)
+    return {llb.TypeKind.double: f64, llb.TypeKind.float: f32, llb.TypeKind.x86_fp80: f80}.get(kind, StringAttr(str(t)))
 
 
 def _check_symbols(llvm_module: llb.ModuleRef) -> None:
@@ -181,6 +181,8 @@ class JITModule:
         self.llvm_module = llvm_module
         self.engine = self._engine.engine
         self._functions: dict[str, JITFunction] = {}
+        self._module = module if isinstance(module, ModuleOp) else None
+        """What the parameters are is read from this module when a function is first asked for."""
 
     def function(self, name: str) -> JITFunction:
         if (f := self._functions.get(name)) is not None:
@@ -192,9 +194,15 @@ class JITModule:
         if ref.is_declaration:
             raise AttributeError(f"'{name}' is only declared in the compiled module")
         address = self.engine.get_function_address(name)
-        f = JITFunction(self._engine, name, address, ref.global_value_type)
+        f = JITFunction(self._engine, name, address, ref.global_value_type, self._parameters(name))
         self._functions[name] = f
         return f
+
+    def _parameters(self, name: str) -> list[Parameter] | None:
+        if self._module is None:
+            return None
+        fn = next((op for op in self._module.ops if isinstance(op, FuncOp) and op.sym_name.data == name), None)
+        return signature(self._module, fn) if fn is not None and fn.body.blocks else None
 
     def __getattr__(self, name: str) -> JITFunction:
         if name.startswith("_"):

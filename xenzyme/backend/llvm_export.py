@@ -369,6 +369,28 @@ def export_module(module: ModuleOp) -> str:
             _NUMBERED_GLOBALS.reset(token)
 
 
+def instruction_text(op: Operation) -> str | None:
+    """`op` as LLVM IR prints it (`%m = fmul double %x, %y`), for messages about the program:
+    the user reads LLVM IR (their .ll file, `clang -S -emit-llvm`), not xDSL text.  None where
+    `op` is not an instruction of an exportable function (or printing it fails)."""
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, xllvm.FuncOp):
+        fn = fn.parent_op()
+    module = fn.parent_op() if fn is not None else None
+    if not isinstance(module, ModuleOp) or not isinstance(fn, xllvm.FuncOp):
+        return None
+    try:
+        writer = FunctionWriter(ModuleWriter(module), fn)
+        writer.write()
+    except Exception:  # noqa: BLE001 -- a message's detail; the message itself must survive
+        return None
+    line = writer.line_of.get(op)
+    if line is None:
+        return None
+    text = writer.lines[line].strip()
+    return re.sub(r", !dbg !\d+$", "", text)
+
+
 def _numbering_is_dense(module: ModuleOp) -> bool:
     """Whether the all-digit symbols, in the order they are printed, are exactly 0, 1, 2, ..."""
     first = [op for op in module.ops if isinstance(op, xllvm.GlobalOp | ext.AliasOp)]
@@ -944,6 +966,8 @@ class FunctionWriter:
         """Ops printed inline as constants rather than as instructions."""
         self.consts = ConstantEvaluator(writer)
         self.debug = isinstance(md := fn.attributes.get("md"), ext.MetadataAttachmentsAttr) and md.get("dbg") is not None
+        self.line_of: dict[Operation, int] = {}
+        """The index in `lines` of each instruction's first line."""
 
     # ---- naming ---------------------------------------------------------------------------
 
@@ -1125,6 +1149,7 @@ class FunctionWriter:
             for op in b.ops:
                 if op in inline:
                     continue
+                self.line_of[op] = len(self.lines)
                 self._op(op)
             self.lines += self.pending_blocks
             self.pending_blocks = []

@@ -27,12 +27,14 @@ def find_clang() -> str:
 
 
 def compile_to_llvm_ir(
-    source: str, filename: str = "input.c", flags: Sequence[str] | None = None
+    source: str, filename: str = "input.c", flags: Sequence[str] | None = None, language: str | None = None
 ) -> str:
-    """Compile C/C++ source text to LLVM IR text; compiler errors become a XenzymeError."""
+    """Compile C/C++ source text to LLVM IR text; compiler errors become a XenzymeError.
+
+    The language is `language` ("c", "c++", "cuda") when given, else told by the file name."""
     flags = list(DEFAULT_FLAGS if not flags else flags)
     suffix = os.path.splitext(filename)[1] or ".c"
-    lang = {".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda"}.get(suffix, "c")
+    lang = language or {".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda"}.get(suffix, "c")
     with tempfile.TemporaryDirectory(prefix="xenzyme-") as d:
         out = os.path.join(d, "out.ll")
         src = os.path.join(d, "in" + suffix)

@@ -93,13 +93,14 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
     defining `%struct.S` would see it renamed to `%struct.S.0`.
     """
     _ensure_llvm()
+    if isinstance(text, bytes) and text[:2] != b"BC":
+        text = text.decode("utf-8", errors="replace")
+    if isinstance(text, str):
+        _check_text(text, filename)
     context = llb.create_context()
     try:
         if isinstance(text, bytes):
-            if text[:2] == b"BC":
-                module = llb.parse_bitcode(text, context)
-            else:
-                module = llb.parse_assembly(text.decode("utf-8", errors="replace"), context)
+            module = llb.parse_bitcode(text, context)
         else:
             module = llb.parse_assembly(text, context)
     except RuntimeError as e:
@@ -128,6 +129,21 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
             notes=detail[1:4],
         ) from None
     return module
+
+
+def _check_text(text: str, filename: str) -> None:
+    """LLVM IR text holds no NUL character: LLVM's parser reads its input as a C string and
+    would stop at the first one, taking binary garbage for an empty (or truncated) module."""
+    nul = text.find("\0")
+    if nul < 0:
+        return
+    line = text.count("\n", 0, nul) + 1
+    column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+    raise error_at(
+        "the input is not LLVM IR text: it contains a NUL byte", filename, line, column,
+        ["LLVM IR is text (.ll) or bitcode (.bc, starting with the bytes 'BC'); "
+         "this file looks like binary data of another kind"],
+    )  # fmt: skip
 
 
 def _verifier_position(

@@ -1,5 +1,6 @@
 /* Hessian-vector product of a small neural network's loss with respect to its weights (dense
- * layer, tanh, softmax cross-entropy): forward over reverse on matrices and nested loops. */
+ * layer, tanh, softmax cross-entropy): forward over reverse on matrices and nested loops,
+ * checked against second differences of the loss itself. */
 #include "fwd.h"
 
 extern void __enzyme_fwddiff(void *, ...);
@@ -28,6 +29,11 @@ static double loss(const double *w, int label) {
   return log(se) + m - z[label];
 }
 
+static double loss1(const double *w, int n) {
+  (void)n;
+  return loss(w, 1);
+}
+
 void grad(const double *w, double *g, int n) {
   for (int i = 0; i < n; i++) g[i] = 0;
   __enzyme_autodiff((void *)loss, enzyme_dup, w, g, enzyme_const, 1);
@@ -41,7 +47,7 @@ int main(void) {
     v[i] = cos(0.9 * i);
   }
   __enzyme_fwddiff((void *)grad, enzyme_dup, w, v, enzyme_dupnoneed, g, hv, enzyme_const, N);
-  fd_map(grad, w, v, N, fd, N);
-  check_array("Hv", hv, fd, N, 1e-6);
+  fd_hvp(loss1, w, v, N, fd);
+  check_array("Hv", hv, fd, N, 1e-5);
   return check_finish();
 }

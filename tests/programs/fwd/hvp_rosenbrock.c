@@ -1,6 +1,6 @@
 /* A Hessian-vector product, forward over reverse: __enzyme_fwddiff of a function that calls
- * __enzyme_autodiff.  Checked against finite differences of the gradient and the exact Hessian
- * of the Rosenbrock function. */
+ * __enzyme_autodiff.  Checked against the exact Hessian of the Rosenbrock function and second
+ * differences of the function itself. */
 #include "fwd.h"
 
 extern void __enzyme_fwddiff(void *, ...);
@@ -30,7 +30,7 @@ int main(void) {
   }
   check_array("Hv exact", hv, want, N, 1e-10);
   double fd[N];
-  fd_map(grad, x, v, N, fd, N);
-  check_array("Hv fd", hv, fd, N, 1e-6);
+  fd_hvp(rosen, x, v, N, fd);
+  check_array("Hv fd", hv, fd, N, 1e-5);
   return check_finish();
 }

@@ -21,6 +21,8 @@ define { double, double } @grad(double %x, double %y) {
   ret { double, double } %r
 }
 
+; Every adjoint is checked for what it is: d_r = seed; d_xy = d_s = d_r; df/dx = d_s cos(x) +
+; d_xy y and df/dy = d_xy x, returned in that order.
 ; CHECK-LABEL: llvm.func internal @diffef(
 ; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[SEED:[^:]+]]: f64) -> !llvm.struct<(f64, f64)>
 ; CHECK:         %[[XY:.*]] = llvm.fmul %[[X]], %[[Y]] : f64
@@ -29,15 +31,24 @@ define { double, double } @grad(double %x, double %y) {
 ; CHECK-NEXT:    llvm.br ^[[REV:[a-z0-9]+]]
 ; CHECK-NEXT:  ^[[REV]]:
 ; CHECK-NEXT:    autodiff.accumulate %d_r, %[[SEED]] : !llvm.ptr, f64
-; CHECK:         autodiff.accumulate %d_xy, %[[DR:.*]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DR:.*]] = llvm.load %d_r : !llvm.ptr -> f64
+; CHECK:         autodiff.accumulate %d_xy, %[[DR]] : !llvm.ptr, f64
 ; CHECK-NEXT:    autodiff.accumulate %d_s, %[[DR]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DS:.*]] = llvm.load %d_s : !llvm.ptr -> f64
 ; CHECK:         %[[COS:.*]] = llvm.intr.cos(%[[X]]) : (f64) -> f64
-; CHECK-NEXT:    %[[DSX:.*]] = llvm.fmul %{{.*}}, %[[COS]] : f64
+; CHECK-NEXT:    %[[DSX:.*]] = llvm.fmul %[[DS]], %[[COS]] : f64
 ; CHECK-NEXT:    autodiff.accumulate %d_x, %[[DSX]] : !llvm.ptr, f64
-; CHECK:         autodiff.accumulate %d_x, %{{.*}} : !llvm.ptr, f64
-; CHECK:         autodiff.accumulate %d_y, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DXY:.*]] = llvm.load %d_xy : !llvm.ptr -> f64
+; CHECK:         %[[DXYX:.*]] = llvm.fmul %[[DXY]], %[[Y]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_x, %[[DXYX]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DXYY:.*]] = llvm.fmul %[[DXY]], %[[X]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_y, %[[DXYY]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[GX:.*]] = llvm.load %d_x : !llvm.ptr -> f64
+; CHECK:         %[[GY:.*]] = llvm.load %d_y : !llvm.ptr -> f64
 ; CHECK-NOT:     autodiff.cache
-; CHECK:         llvm.return %{{.*}} : !llvm.struct<(f64, f64)>
+; CHECK:         %[[S0:.*]] = llvm.insertvalue %[[GX]], %{{.*}}[0] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    %[[S1:.*]] = llvm.insertvalue %[[GY]], %[[S0]][1] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    llvm.return %[[S1]] : !llvm.struct<(f64, f64)>
 
 ; Accumulations into adjoint slots became load, fadd, store.
 ; LOWER-LABEL: llvm.func internal @diffef(
@@ -51,19 +62,23 @@ define { double, double } @grad(double %x, double %y) {
 ; LOWER-NEXT:    %[[OLDX:.*]] = llvm.load %d_x : !llvm.ptr -> f64
 ; LOWER-NEXT:    %[[NEWX:.*]] = llvm.fadd %[[OLDX]], %[[DSX]] : f64
 ; LOWER-NEXT:    llvm.store %[[NEWX]], %d_x : f64, !llvm.ptr
+; LOWER:         %[[DXYY:.*]] = llvm.fmul %{{.*}}, %[[X]] : f64
+; LOWER-NEXT:    %[[OLDY:.*]] = llvm.load %d_y : !llvm.ptr -> f64
+; LOWER-NEXT:    %[[NEWY:.*]] = llvm.fadd %[[OLDY]], %[[DXYY]] : f64
+; LOWER-NEXT:    llvm.store %[[NEWY]], %d_y : f64, !llvm.ptr
 ; LOWER-NOT:     autodiff.
 ; LOWER:         llvm.return %{{.*}} : !llvm.struct<(f64, f64)>
 ; LOWER-NOT:     autodiff.
 
 ; Optimised: the gradient is inlined into its caller, its stack slots are gone, the primal's
-; own result is not computed, and what is left is cos(x) and one addition for df/dx.
+; own result is not computed, and what is left is cos(x) + y for df/dx and x itself for df/dy.
 ; OPT-LABEL: define { double, double } @grad(double %x, double %y)
 ; OPT-NOT:     alloca
 ; OPT-NOT:     @llvm.sin
 ; OPT-NOT:     call {{.*}}@diffef
 ; OPT:         %[[COS:.*]] = tail call double @llvm.cos.f64(double %x)
-; OPT:         %[[DX:.*]] = fadd double {{(%y, .*|.*, %y)}}
+; OPT:         %[[DX:.*]] = fadd double {{(%y, )?}}%[[COS]]{{(, %y)?$}}
 ; OPT:         %[[S0:.*]] = insertvalue { double, double } undef, double %[[DX]], 0
-; OPT-NEXT:    %[[S1:.*]] = insertvalue { double, double } %[[S0]], double %{{.*}}, 1
+; OPT-NEXT:    %[[S1:.*]] = insertvalue { double, double } %[[S0]], double %x, 1
 ; OPT-NEXT:    ret { double, double } %[[S1]]
 ; OPT-NOT:     define internal {{.*}}@diffef
