@@ -1,7 +1,7 @@
 """The Python API: load programs, run pipelines, print, compile and call.
 
     import xenzyme as xz
-    mod = xz.load("model.c")                          # .c/.cpp/.ll/.bc/.mlir path, or source text
+    mod = xz.load("model.c")                          # .c/.cpp/.f90/.rs/.ll/.bc/.mlir path, or source text
     xz.run_pipeline(mod, "llvm-opt{level=2}")         # any pipeline xenzyme-opt accepts
     print(xz.to_llvm_ir(mod))
     lib = xz.compile(mod)                             # JIT for this machine
@@ -13,6 +13,7 @@ Derivative rules for functions of one's own: `xenzyme.derivative` (xenzyme/rules
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,11 +30,18 @@ from xenzyme.backend.native import check_llvm_ir, object_code
 from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
 from xenzyme.dialects import make_context
 from xenzyme.frontend.clang import compile_to_llvm_ir
+from xenzyme.frontend.fortran import SUFFIXES as FORTRAN_SUFFIXES
+from xenzyme.frontend.fortran import load_fortran
 from xenzyme.frontend.llvm_import import import_llvm_ir
+from xenzyme.frontend.rust import load_rust
+from xenzyme.frontend.rust import load_runtime as load_rust_runtime
 from xenzyme.rules.registry import derivative, load_rules
 from xenzyme.transforms import get_available_passes
 
 _C_SUFFIXES = {".c", ".cpp", ".cc", ".cxx"}
+_FORTRAN_SUFFIXES = set(FORTRAN_SUFFIXES)
+_RUST_FUNCTION = re.compile(r'^\s*(?:pub\s+)?(?:extern\s+"C"\s+)?fn\s+\w+', re.M)
+_FORTRAN_UNIT = re.compile(r"^\s*(?:end\s+)?(?:program|subroutine|module)\b", re.M | re.I)
 
 _CONTEXT: Context | None = None
 
@@ -52,12 +60,16 @@ def load(
     language: str | None = None,
     clang_flags: Sequence[str] | None = None,
     filename: str | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> ModuleOp:
     """Load a program as an xDSL module of `llvm` ops.
 
-    `source` is a path (`.c`, `.cpp`, `.ll`, `.bc`, `.mlir`) or the program text itself; for
-    text, `language` ("c", "c++", "llvm", "mlir") is guessed when not given.  C and C++ are
-    compiled by clang-19 with `clang_flags` (default -O2).
+    `source` is a path (`.c`, `.cpp`, `.f90`/`.f`, `.rs`, `.ll`, `.bc`, `.mlir`) or the program
+    text itself; for text, `language` ("c", "c++", "fortran", "rust", "llvm", "mlir") is guessed
+    when not given.  C and C++ are compiled by clang-19 with `clang_flags` (default -O2), Fortran
+    by flang-new-19 with `flang_flags` (default -O2), Rust by rustc with `rustc_flags` (default
+    `-C opt-level=2 -C panic=abort`; see xenzyme/frontend/rust.py).
     """
     if isinstance(source, bytes):
         return import_llvm_ir(source, filename or "<bitcode>")
@@ -70,7 +82,7 @@ def load(
         if suffix == ".bc":
             return import_llvm_ir(path.read_bytes(), name)
         text = path.read_text()
-        language = language or {".ll": "llvm", ".mlir": "mlir"}.get(suffix, "c++" if suffix in (".cpp", ".cc", ".cxx") else "c")
+        language = language or _language_of_suffix(suffix)
     else:
         text = str(source)
         name = filename or "<input>"
@@ -83,7 +95,21 @@ def load(
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
         return import_llvm_ir(compile_to_llvm_ir(text, name, clang_flags), name)
-    raise XenzymeError(f"unknown language '{language}' (use c, c++, llvm or mlir)")
+    if language == "fortran":
+        return load_fortran(text, "input.f90" if name == "<input>" else name, flang_flags)
+    if language == "rust":
+        module = load_rust(text, "input.rs" if name == "<input>" else name, rustc_flags)
+        load_rust_runtime()  # for the JIT
+        return module
+    raise XenzymeError(f"unknown language '{language}' (use c, c++, fortran, rust, llvm or mlir)")
+
+
+def _language_of_suffix(suffix: str) -> str:
+    if suffix in _FORTRAN_SUFFIXES:
+        return "fortran"
+    if suffix in (".cpp", ".cc", ".cxx"):
+        return "c++"
+    return {".ll": "llvm", ".mlir": "mlir", ".rs": "rust"}.get(suffix, "c")
 
 
 def _load_mlir(text: str, name: str) -> ModuleOp:
@@ -106,7 +132,7 @@ def _load_mlir(text: str, name: str) -> ModuleOp:
 
 
 def _looks_like_path(s: str) -> bool:
-    return "\n" not in s and len(s) < 4096 and Path(s).suffix in {*_C_SUFFIXES, ".ll", ".bc", ".mlir"}
+    return "\n" not in s and len(s) < 4096 and Path(s).suffix in {*_C_SUFFIXES, *_FORTRAN_SUFFIXES, ".rs", ".ll", ".bc", ".mlir"}
 
 
 def _guess_language(text: str) -> str:
@@ -115,6 +141,10 @@ def _guess_language(text: str) -> str:
         return "mlir"
     if "define " in text or "target triple" in text or "declare " in text and "#include" not in text:
         return "llvm"
+    if "#include" not in text and _RUST_FUNCTION.search(text):
+        return "rust"
+    if "#include" not in text and _FORTRAN_UNIT.search(text):
+        return "fortran"
     return "c"
 
 
@@ -186,6 +216,11 @@ class GradientFunction:
         return values[0] if len(values) == 1 else values
 
 
+def _module(source: ModuleOp | str | os.PathLike[str], flags: dict[str, Sequence[str] | None]) -> ModuleOp:
+    """`source` itself when it is a module, else `load(source)` with each language's flags."""
+    return source if isinstance(source, ModuleOp) else load(source, **flags)  # type: ignore[arg-type]
+
+
 def default_activity(module: ModuleOp, function: str) -> list[str]:
     """Enzyme's defaults: floating point is active, pointers are duplicated, integers constant."""
     from xenzyme.dialects.autodiff import is_float_like
@@ -215,6 +250,8 @@ def gradient(
     preopt: int = 2,
     postopt: int = 3,
     clang_flags: Sequence[str] | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> GradientFunction:
     """Compile the reverse-mode derivative of `function` and return it as a Python callable.
 
@@ -223,7 +260,9 @@ def gradient(
         g(x, dx, n)          # dx += d loss / d x
 
     `activity` has one entry per argument (`active`, `dup`, `dupnoneed`, `const`); by default
-    floats are active, pointers duplicated and integers constant, as in Enzyme.
+    floats are active, pointers duplicated and integers constant, as in Enzyme.  A source file is
+    compiled with the flags for its language (`clang_flags`, `flang_flags`, `rustc_flags`), as by
+    `load`.
     """
     import ctypes
 
@@ -238,7 +277,7 @@ def gradient(
     from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
     from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
-    module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
+    module = _module(source, {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags})
     fn = _find_function(module, function)
     if not fn.body.blocks:
         raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
@@ -334,14 +373,14 @@ def _prepare(
     allowed: Sequence[str],
     default,
     preopt: int,
-    clang_flags: Sequence[str] | None,
+    flags: dict[str, Sequence[str] | None],
 ):
     """Load `source`, check the activities of `function`, optimise: (module, function, activities)."""
     from xdsl.dialects import llvm as xllvm
 
     from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
 
-    module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
+    module = _module(source, flags)
     fn = _find_function(module, function)
     if not fn.body.blocks:
         raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
@@ -370,6 +409,8 @@ def tangent(
     preopt: int = 2,
     postopt: int = 3,
     clang_flags: Sequence[str] | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> TangentFunction:
     """Compile the forward-mode derivative of `function` and return it as a Python callable.
 
@@ -398,7 +439,8 @@ def tangent(
 
     if not isinstance(width, int) or width < 1:
         raise XenzymeError(f"width must be a positive integer, got {width!r}")
-    module, fn, acts = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity, preopt, clang_flags)
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    module, fn, acts = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity, preopt, flags)
     params = list(fn.function_type.inputs.data)
     for i, (t, a) in enumerate(zip(params, acts, strict=True)):
         if ad.has_shadow(a) and not (ad.is_float_like(t) or isinstance(t, ext.LLVMPointerType)):
@@ -445,15 +487,15 @@ class JacobianFunction:
     """
 
     def __init__(self, source, function: str, inputs: Sequence[int], output: int | None, mode: str, width: int,
-                 preopt: int, postopt: int, clang_flags: Sequence[str] | None):  # fmt: skip
+                 preopt: int, postopt: int, flags: dict[str, Sequence[str] | None]):  # fmt: skip
         self.source = source
         self.function = function
         self.inputs = list(inputs)
         self.output = output
         self.mode = mode
         self.width = width
-        self._options = {"preopt": preopt, "postopt": postopt, "clang_flags": clang_flags}
-        module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
+        self._options = {"preopt": preopt, "postopt": postopt, **flags}
+        module = _module(source, flags)
         self._source_text = module if isinstance(source, ModuleOp) else source
         self._nparams = len(_find_function(module, function).function_type.inputs.data)
         for i in [*self.inputs, *([output] if output is not None else [])]:
@@ -562,6 +604,8 @@ def jacobian(
     preopt: int = 2,
     postopt: int = 3,
     clang_flags: Sequence[str] | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> JacobianFunction:
     """The Jacobian of `function` with respect to the arrays at argument positions `inputs`.
 
@@ -582,4 +626,5 @@ def jacobian(
         raise XenzymeError("jacobian needs at least one input argument")
     if output is not None and output in inputs:
         raise XenzymeError(f"argument {output} cannot be both an input and the output")
-    return JacobianFunction(source, function, inputs, output, mode, width, preopt, postopt, clang_flags)
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    return JacobianFunction(source, function, inputs, output, mode, width, preopt, postopt, flags)
