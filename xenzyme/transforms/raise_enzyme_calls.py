@@ -6,7 +6,10 @@
 
 A call to a function whose name contains `__enzyme_autodiff` is a request: the first
 argument is the function to differentiate (after an `sret` pointer, when the result comes back
-through one), then its arguments, each optionally preceded by a marker -- a load of the global
+through one) -- its address, or that address in any form frontends pass it: cast to an integer
+(Rust's `f as usize`, a `ptrtoint` constant expression or instruction) and back, bitcast or
+cast to another address space, or loaded from a constant global that holds it -- then its
+arguments, each optionally preceded by a marker -- a load of the global
 `enzyme_dup` (or `enzyme_dupnoneed`, `enzyme_const`, `enzyme_out`), or the metadata string
 `!"enzyme_dup"`.  Unmarked arguments follow Enzyme's defaults: floating point is active, a
 pointer is duplicated (its shadow comes next), an integer is constant.
