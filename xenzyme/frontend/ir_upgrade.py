@@ -24,9 +24,8 @@ product (the name length in the descriptor of a type, `i64 mul (i64 ptrtoint (pt
 (i8, ptr null, i32 1) to i64), i64 8)`) at -O0 and at -O2, and LLVM 22 still rejects the module;
 it would also change the rest of a -O0 module (dead type descriptors deleted, globals localized
 into `main`).  The rewrite here handles every product flang-19 wrote in the test programs (one
-factor is always a constant); it costs about 1 ms per
-module, plus about 30 ms for `llvm-dis-19` when the input is bitcode, against 130-210 ms for
-flang itself to compile the same programs.
+factor is always a constant); it costs about 1 ms per module, plus about 30 ms for `llvm-dis-19`
+when the input is bitcode, against 130-210 ms for flang itself to compile the same programs.
 
 Old bitcode whose initializers hold such an expression is first disassembled by LLVM 19's
 `llvm-dis-19` (any LLVM reads older bitcode; 19 is the last that reads `mul`), then rewritten.
