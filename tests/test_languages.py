@@ -214,8 +214,21 @@ def test_api_tangent_and_load_rust(sources: dict[str, Path]) -> None:
     assert lib.loss(X, X.size, T) == pytest.approx(_loss(X, T), rel=1e-12)
 
 
+def test_api_load_fortran_text() -> None:
+    """Fortran source text: the language guessed, the module named after flang's default file."""
+    import xenzyme as xz
+
+    flang()
+    module = xz.load(FORTRAN_MODEL)
+    assert module.attributes["llvm.source_filename"].data == "input.f90"
+    n = np.array([X.size], dtype=np.int32)
+    r = np.zeros(1)
+    xz.compile(module).loss_(n, X, np.array([T]), r)
+    assert r[0] == pytest.approx(_loss(X, T), rel=1e-12)
+
+
 def test_api_errors(tmp_path: Path) -> None:
-    """A compiler's error is a XenzymeError naming the file; so is an unknown language."""
+    """A compiler's error is a XenzymeError naming the file."""
     import xenzyme as xz
 
     rustc()
@@ -228,5 +241,3 @@ def test_api_errors(tmp_path: Path) -> None:
     bad_f.write_text("subroutine s(x)\n  x = \nend subroutine\n")
     with pytest.raises(xz.XenzymeError, match=r"flang failed on .*bad\.f90: .*bad\.f90:2:\d+: error"):
         xz.load(bad_f)
-    with pytest.raises(xz.XenzymeError, match="unknown language 'cobol'"):
-        xz.load("x", language="cobol")
