@@ -150,9 +150,10 @@ def _parse_upgraded(text: str | bytes, message: str, filename: str) -> llb.Modul
     except RuntimeError as e:
         rewritten = ("xenzyme rewrites a `mul` by a constant or by a type's size, and this one is neither"
                      if removed == "mul" else "xenzyme rewrites only `mul`")
-        hint = (f"{rewritten}; inside a function LLVM upgrades such an expression when it reads bitcode: give the "
-                "bitcode instead (`-c -emit-llvm`, or `llvm-as` of the LLVM that wrote the text); a global's "
-                "initializer needs the program changed to compute the value at run time")  # fmt: skip
+        bitcode_hint = ("" if bitcode else "; inside a function LLVM upgrades such an expression when it reads "
+                        "bitcode: give the bitcode instead (`-c -emit-llvm`, or `llvm-as` of the LLVM that wrote the text)")
+        hint = (f"{rewritten}{bitcode_hint}; in a global's initializer it has no form in LLVM 22: the program must "
+                "compute that value at run time")  # fmt: skip
         notes = [f"the IR uses `{removed}` constant expressions, which LLVM has removed and LLVM 22 cannot read", hint]
         if bitcode:  # a position in LLVM 19's disassembly would mean nothing to the user
             m = _LLVM_DIAG.search(str(e))
