@@ -139,12 +139,12 @@ def _guess_language(text: str) -> str:
     head = text.lstrip()
     if head.startswith(("builtin.module", "llvm.", '"builtin.module"', "module")):
         return "mlir"
-    if "define " in text or "target triple" in text or "declare " in text and "#include" not in text:
-        return "llvm"
     if "#include" not in text and _RUST_FUNCTION.search(text):
-        return "rust"
+        return "rust"  # (LLVM IR has no line starting with `fn`, `subroutine`, `program`, `module`)
     if "#include" not in text and _FORTRAN_UNIT.search(text):
         return "fortran"
+    if "define " in text or "target triple" in text or "declare " in text and "#include" not in text:
+        return "llvm"
     return "c"
 
 
