@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs the system tools xenzyme needs when they are missing: clang-19 and lld-19 (Debian).
+# Installs the system tools xenzyme needs when they are missing: clang-19 and lld-19, flang-19
+# (Fortran input) and llvm-19 (llvm-dis-19: reading flang-19's bitcode), from Debian.
 # Idempotent: does nothing when they are already there.
 set -euo pipefail
 need=()
 command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
 command -v ld.lld-19 >/dev/null 2>&1 || need+=(lld-19)
+command -v flang-new-19 >/dev/null 2>&1 || need+=(flang-19)
+command -v llvm-dis-19 >/dev/null 2>&1 || need+=(llvm-19)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"

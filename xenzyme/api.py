@@ -1,7 +1,7 @@
 """The Python API: load programs, run pipelines, print, compile and call.
 
     import xenzyme as xz
-    mod = xz.load("model.c")                          # .c/.cpp/.ll/.bc/.mlir path, or source text
+    mod = xz.load("model.c")                          # .c/.cpp/.f90/.rs/.ll/.bc/.mlir path, or source text
     xz.run_pipeline(mod, "llvm-opt{level=2}")         # any pipeline xenzyme-opt accepts
     print(xz.to_llvm_ir(mod))
     lib = xz.compile(mod)                             # JIT for this machine
@@ -13,6 +13,7 @@ Derivative rules for functions of one's own: `xenzyme.derivative` (xenzyme/rules
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,8 +32,11 @@ from xenzyme.backend.native import check_llvm_ir, object_code
 from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
 from xenzyme.dialects import make_context
 from xenzyme.frontend.clang import DEFAULT_FLAGS, compile_to_llvm_ir
+from xenzyme.frontend.fortran import load_fortran
 from xenzyme.frontend.language import SUFFIXES, guess_language
 from xenzyme.frontend.llvm_import import import_llvm_ir
+from xenzyme.frontend.rust import load_rust
+from xenzyme.frontend.rust import load_runtime as load_rust_runtime
 from xenzyme.rules.registry import derivative, load_rules
 from xenzyme.transforms import get_available_passes
 
@@ -53,16 +57,21 @@ def load(
     language: str | None = None,
     clang_flags: Sequence[str] | None = None,
     filename: str | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> ModuleOp:
     """Load a program as an xDSL module of `llvm` ops.
 
-    `source` is a path (`.c`, `.cpp`, `.ll`, `.bc`, `.mlir`), the program text itself, or
-    bitcode (bytes).  For text, `language` ("c", "c++", "llvm", "mlir") is taken from the suffix
-    of `filename` when it has a known one, else guessed from the text
-    (xenzyme/frontend/language.py).  C and C++ are compiled by clang-19 with `clang_flags`
-    (default -O2), to which `-g` is added unless they choose a debug level themselves: the
-    debug information names the parameters and their C types, which the callables of
-    `compile`, `gradient` and `tangent` check arguments against, and the source lines of errors.
+    `source` is a path (`.c`, `.cpp`, `.f90`/`.f`, `.rs`, `.ll`, `.bc`, `.mlir`), the program
+    text itself, or bitcode (bytes).  For text, `language` ("c", "c++", "fortran", "rust",
+    "llvm", "mlir") is taken from the suffix of `filename` when it has a known one, else guessed
+    from the text (xenzyme/frontend/language.py).  C and C++ are compiled by clang-19 with
+    `clang_flags` (default -O2), to which `-g` is added unless they choose a debug level
+    themselves: the debug information names the parameters and their C types, which the
+    callables of `compile`, `gradient` and `tangent` check arguments against, and the source
+    lines of errors.  Fortran is compiled by flang-new-19 with `flang_flags` (default -O2), Rust
+    by rustc with `rustc_flags` (default `-C opt-level=2 -C panic=abort`; see
+    xenzyme/frontend/rust.py).
     """
     if isinstance(source, bytes):
         return import_llvm_ir(source, filename or "<bitcode>")
@@ -93,7 +102,13 @@ def load(
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
         return import_llvm_ir(compile_to_llvm_ir(text, name, _with_debug_info(clang_flags), language), name)
-    raise XenzymeError(f"unknown language '{language}' (use c, c++, llvm or mlir)")
+    if language == "fortran":
+        return load_fortran(text, "input.f90" if name == "<input>" else name, flang_flags)
+    if language == "rust":
+        module = load_rust(text, "input.rs" if name == "<input>" else name, rustc_flags)
+        load_rust_runtime()  # for the JIT
+        return module
+    raise XenzymeError(f"unknown language '{language}' (use c, c++, fortran, rust, llvm or mlir)")
 
 
 def _with_debug_info(flags: Sequence[str] | None) -> list[str]:
@@ -219,6 +234,11 @@ class GradientFunction:
         return values[0] if len(values) == 1 else values
 
 
+def _module(source: ModuleOp | str | os.PathLike[str], flags: dict[str, Sequence[str] | None]) -> ModuleOp:
+    """`source` itself when it is a module, else `load(source)` with each language's flags."""
+    return source if isinstance(source, ModuleOp) else load(source, **flags)  # type: ignore[arg-type]
+
+
 def default_activity(module: ModuleOp, function: str) -> list[str]:
     """Enzyme's defaults: floating point is active, pointers are duplicated, integers constant."""
     from xenzyme.dialects.autodiff import is_float_like
@@ -310,6 +330,8 @@ def gradient(
     preopt: int = 2,
     postopt: int = 3,
     clang_flags: Sequence[str] | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> GradientFunction:
     """Compile the reverse-mode derivative of `function` and return it as a Python callable.
 
@@ -318,7 +340,9 @@ def gradient(
         g(x, dx, n)          # dx += d loss / d x
 
     `activity` has one entry per argument (`active`, `dup`, `dupnoneed`, `const`); by default
-    floats are active, pointers duplicated and integers constant, as in Enzyme.
+    floats are active, pointers duplicated and integers constant, as in Enzyme.  A source file is
+    compiled with the flags for its language (`clang_flags`, `flang_flags`, `rustc_flags`), as by
+    `load`.
     """
     import ctypes
 
@@ -330,8 +354,9 @@ def gradient(
     from xenzyme.dialects import autodiff as ad
     from xenzyme.dialects import llvm_ext as ext
 
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
     module, fn, acts, params = _prepare(source, function, activity, ad.ARG_ACTIVITIES, default_activity, False,
-                                        preopt, clang_flags)  # fmt: skip
+                                        preopt, flags)  # fmt: skip
     ret = fn.function_type.output
     ret_act = "none" if isinstance(ret, ext.LLVMVoidType) else "active" if ad.is_float_like(ret) else "const"
     types = [p.type for p in params]
@@ -415,7 +440,7 @@ def _prepare(
     default,
     forward: bool,
     preopt: int,
-    clang_flags: Sequence[str] | None,
+    flags: dict[str, Sequence[str] | None],
 ):
     """Load `source`, check the activities of `function`, optimise: (module, function,
     activities, parameters)."""
@@ -423,7 +448,7 @@ def _prepare(
 
     from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
 
-    module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
+    module = _module(source, flags)
     fn = _find_function(module, function)
     if not fn.body.blocks:
         raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
@@ -457,6 +482,8 @@ def tangent(
     preopt: int = 2,
     postopt: int = 3,
     clang_flags: Sequence[str] | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> TangentFunction:
     """Compile the forward-mode derivative of `function` and return it as a Python callable.
 
@@ -480,8 +507,9 @@ def tangent(
 
     if isinstance(width, bool) or not isinstance(width, int) or width < 1:
         raise XenzymeError(f"width must be a positive integer, got {width!r}")
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
     module, fn, acts, params = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity,
-                                        True, preopt, clang_flags)  # fmt: skip
+                                        True, preopt, flags)  # fmt: skip
     types = [p.type for p in params]
     ret = fn.function_type.output
     ctypes_of = {"f64": ctypes.c_double, "f32": ctypes.c_float}
@@ -524,15 +552,15 @@ class JacobianFunction:
     """
 
     def __init__(self, source, function: str, inputs: Sequence[int], output: int | None, mode: str, width: int,
-                 preopt: int, postopt: int, clang_flags: Sequence[str] | None):  # fmt: skip
+                 preopt: int, postopt: int, flags: dict[str, Sequence[str] | None]):  # fmt: skip
         self.source = source
         self.function = function
         self.inputs = list(inputs)
         self.output = output
         self.mode = mode
         self.width = width
-        self._options = {"preopt": preopt, "postopt": postopt, "clang_flags": clang_flags}
-        module = source if isinstance(source, ModuleOp) else load(source, clang_flags=clang_flags)
+        self._options = {"preopt": preopt, "postopt": postopt, **flags}
+        module = _module(source, flags)
         self._source_text = module if isinstance(source, ModuleOp) else source
         self._nparams = len(_find_function(module, function).function_type.inputs.data)
         for i in [*self.inputs, *([output] if output is not None else [])]:
@@ -644,6 +672,8 @@ def jacobian(
     preopt: int = 2,
     postopt: int = 3,
     clang_flags: Sequence[str] | None = None,
+    flang_flags: Sequence[str] | None = None,
+    rustc_flags: Sequence[str] | None = None,
 ) -> JacobianFunction:
     """The Jacobian of `function` with respect to the arrays at argument positions `inputs`.
 
@@ -664,4 +694,5 @@ def jacobian(
         raise XenzymeError("jacobian needs at least one input argument")
     if output is not None and output in inputs:
         raise XenzymeError(f"argument {output} cannot be both an input and the output")
-    return JacobianFunction(source, function, inputs, output, mode, width, preopt, postopt, clang_flags)
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    return JacobianFunction(source, function, inputs, output, mode, width, preopt, postopt, flags)

@@ -4,8 +4,10 @@
     xenzyme-opt prog.c -p enzyme -t obj -o prog.o
     xenzyme-opt prog.ll -p 'llvm-opt{level=3}' -t llvm
 
-Frontends by file extension: `.ll` / `.bc` (LLVM IR), `.mlir` (xDSL text; also stdin), and
-`.c` / `.cpp` / `.cc` / `.cxx` (through clang-19, -O2 unless `--clang-arg` says otherwise).
+Frontends by file extension: `.ll` / `.bc` (LLVM IR), `.mlir` (xDSL text; also stdin),
+`.c` / `.cpp` / `.cc` / `.cxx` (through clang-19, -O2 unless `--clang-arg` says otherwise),
+`.f90` / `.f` / ... (flang-new-19, `--flang-arg`) and `.rs` (rustc, `--rustc-arg`); see
+xenzyme/frontend/fortran.py and rust.py for the flags each compiler gets.
 Targets: `mlir` (default), `llvm` (LLVM IR text), `obj` (a native object; `obj{cpu=native}`).
 
 `--load-rules FILE` runs a Python file registering derivative rules for functions of the
@@ -44,6 +46,9 @@ from xenzyme.diagnostics import SourceLocation, XenzymeError
 PROG = "xenzyme-opt"
 _LLVM_FRONTENDS = ("ll", "bc")
 _C_FRONTENDS = ("c", "cpp", "cc", "cxx")
+_FORTRAN_FRONTENDS = ("f90", "f95", "f03", "f08", "f", "for", "F90", "F")
+_RUST_FRONTENDS = ("rs",)
+_SOURCE_FRONTENDS = _C_FRONTENDS + _FORTRAN_FRONTENDS + _RUST_FRONTENDS
 
 
 @dataclass(frozen=True)
@@ -119,10 +124,24 @@ class XenzymeOptMain(xDSLOptMain):
             text = compile_to_llvm_ir(io.read().decode("utf-8", "replace"), name, self.args.clang_arg)
             return import_llvm_ir(text, name)
 
+        def fortran_source(io: IO[bytes]) -> ModuleOp:
+            from xenzyme.frontend.fortran import load_fortran
+
+            return load_fortran(io.read().decode("utf-8", "replace"), self.get_input_name(), self.args.flang_arg)
+
+        def rust_source(io: IO[bytes]) -> ModuleOp:
+            from xenzyme.frontend.rust import load_rust
+
+            return load_rust(io.read().decode("utf-8", "replace"), self.get_input_name(), self.args.rustc_arg)
+
         for ext in _LLVM_FRONTENDS:
             self.available_frontends[ext] = llvm_ir
         for ext in _C_FRONTENDS:
             self.available_frontends[ext] = c_source
+        for ext in _FORTRAN_FRONTENDS:
+            self.available_frontends[ext] = fortran_source
+        for ext in _RUST_FRONTENDS:
+            self.available_frontends[ext] = rust_source
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -133,6 +152,21 @@ class XenzymeOptMain(xDSLOptMain):
             default=[],
             metavar="FLAG",
             help="flag for clang when the input is C/C++ (repeatable; default -O2)",
+        )
+        arg_parser.add_argument(
+            "--flang-arg",
+            action="append",
+            default=[],
+            metavar="FLAG",
+            help="flag for flang-new-19 when the input is Fortran (repeatable; default -O2)",
+        )
+        arg_parser.add_argument(
+            "--rustc-arg",
+            action="append",
+            default=[],
+            metavar="FLAG",
+            help="flag for rustc when the input is Rust, e.g. --rustc-arg=-Copt-level=0 (repeatable; "
+            "default -Copt-level=2 -Cpanic=abort)",
         )
         arg_parser.add_argument(
             "--load-rules",
@@ -182,7 +216,7 @@ class XenzymeOptMain(xDSLOptMain):
                 raise XenzymeError(
                     "the input is empty",
                     SourceLocation(self.args.input_file or "<stdin>"),
-                    ["give LLVM IR (.ll, .bc), xDSL text (.mlir) or C/C++ source"],
+                    ["give LLVM IR (.ll, .bc), xDSL text (.mlir), or C, C++, Fortran or Rust source"],
                 )
             chunks = [(BytesIO(data), offset)]
         return chunks, ext
@@ -190,7 +224,7 @@ class XenzymeOptMain(xDSLOptMain):
     def _input_is_llvm(self) -> bool:
         name = self.args.input_file or ""
         ext = self.args.frontend or name.rsplit(".", 1)[-1]
-        return ext in _LLVM_FRONTENDS + _C_FRONTENDS
+        return ext in _LLVM_FRONTENDS + _SOURCE_FRONTENDS
 
     def prepare_output(self) -> IO[str]:
         if parse_spec(self.args.target).name == "obj":
@@ -410,7 +444,7 @@ def _pipeline_message(msg: str) -> str:
     if msg.startswith("Unrecognized passes"):
         return "unknown pass: " + msg.split(":", 1)[1].strip()
     if msg.startswith("Unrecognized file extension"):
-        return msg.lower() + " (use .ll, .bc, .mlir, .c, .cpp, or -f FRONTEND)"
+        return msg.lower() + " (use .ll, .bc, .mlir, .c, .cpp, .f90, .f, .rs, or -f FRONTEND)"
     return msg
 
 

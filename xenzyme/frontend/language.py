@@ -1,4 +1,5 @@
-"""Which language a program's text is written in: C, C++, LLVM IR or xDSL text (MLIR syntax).
+"""Which language a program's text is written in: C, C++, Fortran, Rust, LLVM IR or xDSL text
+(MLIR syntax).
 
 `xenzyme.load` takes source text as well as paths; without a file name it must tell the
 languages apart from the text alone.  The rules look at whole lines, in this order, each
@@ -11,7 +12,10 @@ deciding for certain where it applies:
 3. xDSL text: the first line that is not blank or a `//` comment starts an operation
    (`builtin.module`, `module {`, `llvm.func`, `"dialect.op"(...)`, `%x = ...`) or an
    attribute or type alias -> MLIR;
-4. anything else -> C or C++.
+4. a line starting a Rust function (`fn f(`, `pub extern "C" fn f(`) -> Rust; a line starting
+   a Fortran program unit (`subroutine`, `program`, `module`, `function` with a type) -> Fortran:
+   neither starts a line of C;
+5. anything else -> C or C++.
 
 C++ is told from C by constructs C does not have (`namespace`, `template <`, `extern "C"`,
 `std::`, `class X {`, `#include <vector>`, ...); text with none of them is C.
@@ -21,7 +25,10 @@ from __future__ import annotations
 
 import re
 
-SUFFIXES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".ll": "llvm", ".mlir": "mlir"}
+SUFFIXES = {
+    ".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".ll": "llvm", ".mlir": "mlir", ".rs": "rust",
+    **{s: "fortran" for s in (".f90", ".f95", ".f03", ".f08", ".f", ".for", ".F90", ".F")},
+}  # fmt: skip
 """Languages by file suffix (`.bc`, bitcode, is bytes and read as such)."""
 
 _PREPROCESSOR = re.compile(
@@ -42,6 +49,12 @@ _MLIR_START = re.compile(
     r"(builtin\.module\b|\"[a-z_][\w$]*\.[\w$.]+\"\s*\(|module\s*(@[\w$.]+\s*)?(attributes\s*\{.*)?\{"
     r"|[a-z_][\w$]*\.[\w$.]+(\s|$|@|\()|%[\w$.#:]+\s*(,\s*%[\w$.#:]+\s*)*=|[#!][\w$.]+\s*=)"
 )
+_RUST_FUNCTION = re.compile(r'^\s*(?:pub\s+)?(?:unsafe\s+)?(?:extern\s+"C"\s+)?fn\s+\w+\s*[<(]', re.M)
+_FORTRAN_UNIT = re.compile(
+    r"^\s*(?:end\s+)?(?:program|subroutine|module)\s+\w+|^\s*(?:(?:real|integer|logical|double\s+precision)"
+    r"(?:\s*\(\s*\w+\s*\))?\s+)?function\s+\w+\s*\(",
+    re.M | re.I,
+)
 _CXX = re.compile(
     r"\bnamespace\b|\btemplate\s*<|\bextern\s+\"C(\+\+)?\"|\bstd::|\bclass\s+\w+\s*[:{]|\btypename\b"
     r"|\bnullptr\b|\busing\s+(namespace\b|\w+\s*=)|\b(public|private|protected)\s*:|\boperator\s*\S+\s*\("
@@ -51,7 +64,8 @@ _CXX = re.compile(
 
 
 def guess_language(text: str) -> str:
-    """"c", "c++", "llvm" or "mlir" for program text, by the rules of the module docstring."""
+    """"c", "c++", "fortran", "rust", "llvm" or "mlir" for program text, by the rules of the
+    module docstring."""
     if _PREPROCESSOR.search(text):
         return _c_or_cxx(text)
     if _LLVM_LINE.search(text):
@@ -59,6 +73,10 @@ def guess_language(text: str) -> str:
     first = next((ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("//")), "")
     if _MLIR_START.match(first):
         return "mlir"
+    if _RUST_FUNCTION.search(text):
+        return "rust"
+    if _FORTRAN_UNIT.search(text):
+        return "fortran"
     return _c_or_cxx(text)
 
 

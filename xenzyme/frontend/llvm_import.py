@@ -90,28 +90,19 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
     """Parse (text or bitcode) and verify with LLVM; errors become `XenzymeError`s.
 
     Each module gets an LLVM context of its own: in the shared global context, a second module
-    defining `%struct.S` would see it renamed to `%struct.S.0`.
+    defining `%struct.S` would see it renamed to `%struct.S.0`.  IR of an older LLVM that LLVM
+    22 rejects (the `mul` constant expressions of flang-19) is rewritten first: see
+    `xenzyme.frontend.ir_upgrade`.
     """
     _ensure_llvm()
     if isinstance(text, bytes) and text[:2] != b"BC":
         text = text.decode("utf-8", errors="replace")
     if isinstance(text, str):
         _check_text(text, filename)
-    context = llb.create_context()
     try:
-        if isinstance(text, bytes):
-            module = llb.parse_bitcode(text, context)
-        else:
-            module = llb.parse_assembly(text, context)
+        module = _parse(text)
     except RuntimeError as e:
-        msg = str(e)
-        if m := _LLVM_DIAG.search(msg):
-            raise error_at(
-                m.group(3), filename, int(m.group(1)), int(m.group(2)),
-                ["LLVM could not parse the input; it must be LLVM IR (LLVM 19-22 syntax)"],
-            ) from None  # fmt: skip
-        what = "invalid bitcode" if isinstance(text, bytes) and text[:2] == b"BC" else "invalid LLVM IR"
-        raise error_at(f"{what}: {msg.strip().splitlines()[-1]}", filename) from None
+        module = _parse_upgraded(text, str(e), filename)
     try:
         module.verify()
     except RuntimeError as e:
@@ -144,6 +135,57 @@ def _check_text(text: str, filename: str) -> None:
         ["LLVM IR is text (.ll) or bitcode (.bc, starting with the bytes 'BC'); "
          "this file looks like binary data of another kind"],
     )  # fmt: skip
+
+
+def _parse(text: str | bytes) -> llb.ModuleRef:
+    context = llb.create_context()
+    if isinstance(text, bytes):
+        if text[:2] == b"BC":
+            return llb.parse_bitcode(text, context)
+        text = text.decode("utf-8", errors="replace")
+    return llb.parse_assembly(text, context)
+
+
+def _parse_upgraded(text: str | bytes, message: str, filename: str) -> llb.ModuleRef:
+    """Parse IR that LLVM 22 rejected with `message`, rewritten into today's syntax when the
+    message is about a construct LLVM has removed; otherwise, or when that fails, the error."""
+    from xenzyme.frontend import ir_upgrade
+
+    bitcode = isinstance(text, bytes) and text[:2] == b"BC"
+    removed = ir_upgrade.needs_upgrade(message)
+    if removed is None:
+        raise _parse_error(message, filename, bitcode) from None
+    if bitcode:
+        legacy = ir_upgrade.disassemble_19(text)  # type: ignore[arg-type]
+        if legacy is None:
+            raise _parse_error(message, filename, bitcode, [
+                f"this bitcode was written by LLVM 19 or older and holds `{removed}` constant expressions, which "
+                "LLVM 22 cannot upgrade in global initializers; xenzyme rewrites them from LLVM 19's text, but "
+                "llvm-dis-19 is not installed (`apt-get install llvm-19`, or `make setup`)"]) from None  # fmt: skip
+    else:
+        legacy = text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
+    try:
+        return _parse(ir_upgrade.upgrade_text(legacy))
+    except RuntimeError as e:
+        rewritten = ("xenzyme rewrites a `mul` by a constant or by a type's size, and this one is neither"
+                     if removed == "mul" else "xenzyme rewrites only `mul`")
+        bitcode_hint = ("" if bitcode else "; inside a function LLVM upgrades such an expression when it reads "
+                        "bitcode: give the bitcode instead (`-c -emit-llvm`, or `llvm-as` of the LLVM that wrote the text)")
+        hint = (f"{rewritten}{bitcode_hint}; in a global's initializer it has no form in LLVM 22: the program must "
+                "compute that value at run time")  # fmt: skip
+        notes = [f"the IR uses `{removed}` constant expressions, which LLVM has removed and LLVM 22 cannot read", hint]
+        if bitcode:  # a position in LLVM 19's disassembly would mean nothing to the user
+            m = _LLVM_DIAG.search(str(e))
+            raise error_at(f"invalid bitcode: {m.group(3) if m else str(e).strip()}", filename, notes=notes) from None
+        raise _parse_error(str(e), filename, False, notes) from None
+
+
+def _parse_error(message: str, filename: str, bitcode: bool, notes: Sequence[str] = ()) -> XenzymeError:
+    if m := _LLVM_DIAG.search(message):
+        return error_at(m.group(3), filename, int(m.group(1)), int(m.group(2)),
+                        [*notes] or ["LLVM could not parse the input; it must be LLVM IR (LLVM 19-22 syntax)"])  # fmt: skip
+    what = "invalid bitcode" if bitcode else "invalid LLVM IR"
+    return error_at(f"{what}: {message.strip().splitlines()[-1]}", filename, notes=notes)
 
 
 def _verifier_position(

@@ -6,7 +6,10 @@
 
 A call to a function whose name contains `__enzyme_autodiff` is a request: the first
 argument is the function to differentiate (after an `sret` pointer, when the result comes back
-through one), then its arguments, each optionally preceded by a marker -- a load of the global
+through one) -- its address, or that address in any form frontends pass it: cast to an integer
+(Rust's `f as usize`, a `ptrtoint` constant expression or instruction) and back, bitcast or
+cast to another address space, or loaded from a constant global that holds it -- then its
+arguments, each optionally preceded by a marker -- a load of the global
 `enzyme_dup` (or `enzyme_dupnoneed`, `enzyme_const`, `enzyme_out`), or the metadata string
 `!"enzyme_dup"`.  Unmarked arguments follow Enzyme's defaults: floating point is active, a
 pointer is duplicated (its shadow comes next), an integer is constant.
@@ -179,6 +182,7 @@ class Raiser:
     def __init__(self, module: ModuleOp):
         self.module = module
         self.functions = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.FuncOp)}
+        self.globals = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.GlobalOp)}
         src = module.attributes.get("llvm.source_filename")
         self.filename = src.data if isinstance(src, StringAttr) else None
         self.entry = "__enzyme_autodiff"
@@ -372,11 +376,11 @@ class Raiser:
                                   "reverse mode seeds only a floating-point return", hint)  # fmt: skip
 
     def _function_of(self, call: Operation, v: SSAValue) -> xllvm.FuncOp:
-        op = v.owner
-        while isinstance(op, xllvm.BitcastOp | ext.AddrSpaceCastOp):
-            op = op.operands[0].owner
-        if not isinstance(op, xllvm.AddressOfOp):
-            raise self.fail(call, "the first argument must be a function known at compile time")
+        op = self._address_of(v)
+        if op is None:
+            raise self.fail(call, "the first argument must be a function known at compile time",
+                            ["pass the function itself: its address (`(void *)f`), the address as an integer "
+                             "(`f as usize` in Rust), a cast of it, or a load from a constant global holding it"])  # fmt: skip
         name = op.global_name.string_value()
         fn = self.functions.get(name)
         if fn is None:
@@ -385,6 +389,26 @@ class Raiser:
             raise self.fail(call, f"@{name} is only declared in this module: its body is needed to differentiate it",
                             ["define it in the same file (or link its module into this one first)"])  # fmt: skip
         return fn
+
+    def _address_of(self, v: SSAValue, depth: int = 0) -> xllvm.AddressOfOp | None:
+        """The `addressof` that `v` is, in any form frontends pass a function in: the pointer,
+        casts of it (bitcast, address space, `ptrtoint` -- Rust's `f as usize` -- and back), or
+        a load of a constant global whose initializer is one of those."""
+        op = v.owner
+        while isinstance(op, xllvm.BitcastOp | ext.AddrSpaceCastOp | xllvm.PtrToIntOp | xllvm.IntToPtrOp):
+            op = op.operands[0].owner
+        if isinstance(op, xllvm.AddressOfOp):
+            return op
+        if not isinstance(op, xllvm.LoadOp) or depth > 4:
+            return None
+        src = self._address_of(op.ptr, depth + 1)
+        glob = self.globals.get(src.global_name.string_value()) if src is not None else None
+        if glob is None or glob.constant is None or size_align(glob.global_type) != size_align(op.dereferenced_value.type):
+            return None
+        ret = glob.body.block.last_op if glob.body.blocks else None
+        if not isinstance(ret, xllvm.ReturnOp) or ret.arg is None:
+            return None
+        return self._address_of(ret.arg, depth + 1)
 
     def raise_call(self, call: xllvm.CallOp) -> None:
         req = self.parse(call)

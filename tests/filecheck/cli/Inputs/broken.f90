@@ -1,0 +1,3 @@
+program p
+  x = 
+end program
