@@ -625,7 +625,7 @@ class AtomicUpdateOp(IRDLOperation):
     name = "par.atomic_update"
 
     ptr = operand_def(LLVMPointerType)
-    value = operand_def(AnyFloat)
+    value = operand_def()
     kind = prop_def(StringAttr)
     ordering = prop_def(StringAttr, default_value=StringAttr("monotonic"))
 

@@ -150,7 +150,7 @@ class _Function:
         ops = [one, slot]
         if zeroed:
             zero = _const(0, t)
-            ops += [zero, ext.StoreOp(zero.results[0], slot.res)]
+            ops += [zero, ext.StoreOp(zero.results[0], slot.res, alignment=size_of(t))]
         self.entry.insert_ops_before(ops, self.entry.first_op)  # type: ignore[arg-type]
         return slot.res
 
@@ -340,7 +340,7 @@ class Lowering:
             t = op.lower.type
             plast, plb, pub, pst = st.alloca(i32), st.alloca(t), st.alloca(t), st.alloca(t)
             for v, slot in ((self._v(b, _const(0), op), plast), (op.lower, plb), (op.upper, pub), (op.incr, pst)):
-                self._put(b, ext.StoreOp(v, slot), op)
+                self._put(b, ext.StoreOp(v, slot, alignment=size_of(v.type)), op)
             sched = self._v(b, _const(rt.encode_schedule(op.schedule.data, op.modifier and op.modifier.data)), op)
             name = rt.static_init_name(t, op.is_unsigned is not None)  # type: ignore[arg-type]
             self._call(b, name, [loc(loop_loc), gtid(), sched, plast, plb, pub, pst, op.incr, op.chunk], op)
@@ -381,8 +381,8 @@ class Lowering:
             self._reduce(op, st)
 
     def _read_slots(self, b: Builder, op: Operation, t: Attribute, plast, plb, pub, pst) -> list[SSAValue]:
-        lb, ub, stride = (self._v(b, xllvm.LoadOp(p, t), op) for p in (plb, pub, pst))
-        last = self._v(b, xllvm.LoadOp(plast, i32), op)
+        lb, ub, stride = (self._v(b, xllvm.LoadOp(p, t, size_of(t)), op) for p in (plb, pub, pst))
+        last = self._v(b, xllvm.LoadOp(plast, i32, 4), op)
         return [lb, ub, stride, self._v(b, ext.ICmpOp(last, self._v(b, _const(0), op), "ne"), op)]
 
     def _atomic_update(self, op: par.AtomicUpdateOp) -> None:

@@ -69,9 +69,9 @@ RAISED = {
 """The runtime functions whose calls `raise-openmp` replaces by ops."""
 
 CONSTRUCTS = (
-    ("__kmpc_omp_task", "task"),
     ("__kmpc_omp_taskwait", "taskwait"),
     ("__kmpc_omp_taskyield", "taskyield"),
+    ("__kmpc_omp_task", "task"),
     ("__kmpc_taskgroup", "taskgroup"),
     ("__kmpc_end_taskgroup", "taskgroup"),
     ("__kmpc_taskloop", "taskloop"),
@@ -108,7 +108,12 @@ CONSTRUCTS = (
     ("__kmpc_end_master", "master"),
     ("__kmpc_", "OpenMP runtime call"),
 )
-"""(name prefix, construct) for naming what a runtime call left in a function implements."""
+"""(name prefix, construct) for naming what a runtime call left in a function implements; the
+first prefix that matches wins."""
+
+
+NAMED_FAILURES = ("ordered", "distribute")
+"""Reasons a loop's runtime call is not raised that are constructs of their own."""
 
 
 def construct_of(callee: str) -> str:

@@ -860,26 +860,22 @@ class Raiser:
         _remove_dead_symbols(self.module, candidates)
 
     def _check_reached(self, functions: dict[str, xllvm.FuncOp], failed: dict[Operation, str]) -> None:
+        """Constructs left as runtime calls in code a derivative request reaches are errors; so
+        are parallel ops while no derivative rule for them is registered."""
         from xenzyme.rules.llvm import rule_for
 
         reached = _reached_functions(self.module, functions)
         for name, root in reached.items():
+            via = f", which the derivative of @{root} reaches," if root != name else ""
             for op in functions[name].walk():
-                if isinstance(op, _NEEDS_RULE) and rule_for(op) is None:
-                    via = f", which the derivative of @{root} reaches" if root != name else ""
-                    raise XenzymeError(
-                        f"cannot differentiate @{name}{via}: no derivative rule for '{op.name}' (OpenMP parallel "
-                        "code) yet",
-                        _location(op, self.module),
-                        notes=["differentiate a serial version of the function, or move the parallel region out of it"],
-                    )
                 callee = callee_name(op)
                 if callee is None or not rt.is_runtime_call(callee):
                     continue
                 construct = rt.construct_of(callee)
                 why = failed.get(op)
-                detail = f" ({why})" if why and why != construct else ""
-                via = f", which the derivative of @{root} reaches" if root != name else ""
+                if why in rt.NAMED_FAILURES:
+                    construct, why = why, None
+                detail = f" ({why})" if why else ""
                 raise XenzymeError(
                     f"OpenMP construct '{construct}'{detail} in @{name}{via} is not supported for differentiation "
                     f"(runtime call @{callee})",
@@ -891,6 +887,16 @@ class Raiser:
                         "move the construct out of the differentiated code, or rewrite it with the supported ones",
                     ],
                 )
+        for name, root in reached.items():
+            via = f", which the derivative of @{root} reaches" if root != name else ""
+            for op in functions[name].walk():
+                if isinstance(op, _NEEDS_RULE) and rule_for(op) is None:
+                    raise XenzymeError(
+                        f"cannot differentiate @{name}{via}: no derivative rule for '{op.name}' (OpenMP parallel "
+                        "code) yet",
+                        _location(op, self.module),
+                        notes=["differentiate a serial version of the function, or move the parallel region out of it"],
+                    )
 
 
 @dataclass(frozen=True)
