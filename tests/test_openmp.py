@@ -23,7 +23,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import REPO, XENZYME_OPT, clang, run
 
 PROGRAMS = sorted((REPO / "tests" / "programs" / "omp").glob("*.c"))
@@ -102,6 +101,21 @@ def test_openmp_program(program: Path, level: str, builds) -> None:
     assert r.returncode == 0, r.stderr
     for t in THREADS:
         compare(_run(exe, t), _run(d / "ref", t), f"{program.name} {level}, {t} threads")
+
+
+@pytest.mark.parametrize("program", ["teams", "reductions"])
+def test_openmp_program_with_debug_info(program: str, builds, tmp_path: Path) -> None:
+    """With -g: the runtime calls carry debug locations, the lowering keeps them (a call to a
+    function with debug information needs one)."""
+    src = REPO / "tests" / "programs" / "omp" / f"{program}.c"
+    ll, obj, exe = tmp_path / "p.ll", tmp_path / "p.o", tmp_path / "p"
+    r = run([clang(), "-O2", "-g", "-fopenmp", "-S", "-emit-llvm", str(src), "-o", str(ll)])
+    assert r.returncode == 0, r.stderr
+    r = run([*XENZYME_OPT, str(ll), "-p", "enzyme", "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"
+    r = run([clang(), str(obj), "-fopenmp", "-lm", "-o", str(exe)])
+    assert r.returncode == 0, r.stderr
+    compare(_run(exe, 3), _run(builds(src, "-O2") / "ref", 3), f"{program} -g")
 
 
 @pytest.mark.parametrize("program", SERIAL)

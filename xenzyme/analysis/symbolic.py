@@ -142,9 +142,9 @@ class Executor:
                     if len(ends) + len(work) + 2 > self.max_paths:
                         raise _Stop()
                     (c, _, _), other = edges[0], edges[1]
-                    forked = _State(other[1], dict(st.env), dict(st.memory), st.decisions + ((c, False),))
+                    forked = _State(other[1], dict(st.env), dict(st.memory), (*st.decisions, (c, False)))
                     self._enter(forked, other[1], other[2], stop_blocks, ends, work)
-                    st.decisions = st.decisions + ((c, True),)
+                    st.decisions = (*st.decisions, (c, True))
                     edges = [edges[0]]
                 _, dest, args = edges[0]
                 if self._enter(st, dest, args, stop_blocks, ends, None):
@@ -241,7 +241,8 @@ class Executor:
             self._store(st, _as_addr(self.value(env, op.ptr)), self.value(env, op.value), op.value.type)
         elif name in _BINARY:
             a, b = self.value(env, op.operands[0]), self.value(env, op.operands[1])
-            env[op.results[0]] = _lanewise(name.removeprefix("llvm.intr.").removeprefix("llvm."), (a, b), op.results[0].type)
+            short = name.removeprefix("llvm.intr.").removeprefix("llvm.")
+            env[op.results[0]] = _lanewise(short, (a, b), op.results[0].type)
         elif name in _UNARY:
             a = self.value(env, op.operands[0])
             env[op.results[0]] = _cast(name.removeprefix("llvm."), a, op.operands[0].type, op.results[0].type)
@@ -271,7 +272,7 @@ class Executor:
             lanes = _lanes(vec, op.results[0].type)
             if not _is_const(idx):
                 raise _Stop()
-            env[op.results[0]] = lanes[: idx[1]] + (elt,) + lanes[idx[1] + 1 :]
+            env[op.results[0]] = (*lanes[:idx[1]], elt, *lanes[idx[1] + 1:])
         elif isinstance(op, xllvm.ShuffleVectorOp):
             t = op.operands[0].type
             both = _lanes(self.value(env, op.operands[0]), t) + _lanes(self.value(env, op.operands[1]), t)
@@ -337,9 +338,9 @@ class Executor:
                 self._store(st, ("addr", addr[1], addr[2] + k * n), lane, e)
             return
         size = _size(t)
-        for base, off in list(st.memory):
-            if base == addr[1] and off != addr[2] and off < addr[2] + size and addr[2] < off + _size(st.memory[(base, off)][1]):
-                raise _Stop()
+        for (base, off), (_, vt) in st.memory.items():
+            if base == addr[1] and off != addr[2] and off < addr[2] + size and addr[2] < off + _size(vt):
+                raise _Stop()  # a partial overlap with an earlier store
         st.memory[(addr[1], addr[2])] = (v, t)
 
 

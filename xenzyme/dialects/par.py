@@ -84,7 +84,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     Float32Type,
     Float64Type,
     IntegerAttr,

@@ -107,9 +107,12 @@ _DECLS: dict[str, ext.LLVMFunctionType] = {
 }
 for _t in (i32, i64):
     for _u in (False, True):
-        _DECLS[rt.static_init_name(_t, _u)] = ext.LLVMFunctionType([_PTR, i32, i32, _PTR, _PTR, _PTR, _PTR, _t, _t], _VOID)
+        # (loc, gtid, schedule, &last, &lb, &ub, &stride, incr, chunk)
+        _DECLS[rt.static_init_name(_t, _u)] = ext.LLVMFunctionType([_PTR, i32, i32, *[_PTR] * 4, _t, _t], _VOID)
+        # (loc, gtid, schedule, lb, ub, stride, chunk)
         _DECLS[rt.dispatch_name("init", _t, _u)] = ext.LLVMFunctionType([_PTR, i32, i32, _t, _t, _t, _t], _VOID)
-        _DECLS[rt.dispatch_name("next", _t, _u)] = ext.LLVMFunctionType([_PTR, i32, _PTR, _PTR, _PTR, _PTR], i32)
+        # (loc, gtid, &last, &lb, &ub, &stride) -> more
+        _DECLS[rt.dispatch_name("next", _t, _u)] = ext.LLVMFunctionType([_PTR, i32, *[_PTR] * 4], i32)
 
 _FAILURE_ORDERING = {"acq_rel": "acquire", "release": "monotonic"}
 
@@ -302,7 +305,10 @@ class Lowering:
         self._put(b, xllvm.CondBrOp(more, header, [nxt], cont, []), op)
         return Builder(InsertPoint.before(header.last_op)), i  # type: ignore[arg-type]
 
-    def _nonempty(self, b: Builder, op: Operation, lb: SSAValue, ub: SSAValue, incr: SSAValue, unsigned: bool) -> SSAValue:
+    def _nonempty(
+        self, b: Builder, op: Operation, lb: SSAValue, ub: SSAValue, incr: SSAValue, unsigned: bool
+    ) -> SSAValue:
+        """Whether the loop lb..ub (inclusive) by incr runs at least once."""
         zero = self._v(b, _const(0, lb.type), op)
         up = self._v(b, ext.ICmpOp(incr, zero, "sgt"), op)
         le = self._v(b, ext.ICmpOp(lb, ub, "ule" if unsigned else "sle"), op)
@@ -484,7 +490,8 @@ class Lowering:
         elif isinstance(op, par.DispatchInitOp):
             t = op.lower.type
             slots = self._dispatch_slots(st, t)
-            nonempty = self._v(b, xllvm.ZExtOp(self._nonempty(b, op, op.lower, op.upper, op.incr, op.is_unsigned is not None), i32), op)
+            nonempty = self._nonempty(b, op, op.lower, op.upper, op.incr, op.is_unsigned is not None)
+            nonempty = self._v(b, xllvm.ZExtOp(nonempty, i32), op)
             for v, slot in zip((op.lower, op.upper, op.incr, nonempty), slots, strict=True):
                 self._put(b, ext.StoreOp(v, slot), op)
             self._done(op)
@@ -497,7 +504,8 @@ class Lowering:
                     _location(op, self.module),
                 )
             plb, pub, pst, pending = st.dispatch[t]
-            more = self._v(b, ext.ICmpOp(self._v(b, xllvm.LoadOp(pending, i32), op), self._v(b, _const(0), op), "ne"), op)
+            taken = self._v(b, xllvm.LoadOp(pending, i32), op)
+            more = self._v(b, ext.ICmpOp(taken, self._v(b, _const(0), op), "ne"), op)
             self._put(b, ext.StoreOp(self._v(b, _const(0), op), pending), op)
             lb, ub, stride = (self._v(b, xllvm.LoadOp(p, t), op) for p in (plb, pub, pst))
             self._done(op, [more, lb, ub, stride, more])

@@ -23,14 +23,11 @@ IDENT_BARRIER_EXPLICIT = 0x20
 IDENT_WORK_LOOP = 0x200
 IDENT_ATOMIC_REDUCE = 0x10
 
-STATIC_INIT = {
-    "__kmpc_for_static_init_4": (i32, False),
-    "__kmpc_for_static_init_4u": (i32, True),
-    "__kmpc_for_static_init_8": (i64, False),
-    "__kmpc_for_static_init_8u": (i64, True),
-}
-DISPATCH_INIT = {f"__kmpc_dispatch_init_{k}": v for k, v in (("4", (i32, False)), ("4u", (i32, True)), ("8", (i64, False)), ("8u", (i64, True)))}  # fmt: skip
-DISPATCH_NEXT = {f"__kmpc_dispatch_next_{k}": v for k, v in (("4", (i32, False)), ("4u", (i32, True)), ("8", (i64, False)), ("8u", (i64, True)))}  # fmt: skip
+_VARIANTS = {"4": (i32, False), "4u": (i32, True), "8": (i64, False), "8u": (i64, True)}
+"""Suffix of a loop entry point -> (type of the induction variable, unsigned)."""
+STATIC_INIT = {f"__kmpc_for_static_init_{k}": v for k, v in _VARIANTS.items()}
+DISPATCH_INIT = {f"__kmpc_dispatch_init_{k}": v for k, v in _VARIANTS.items()}
+DISPATCH_NEXT = {f"__kmpc_dispatch_next_{k}": v for k, v in _VARIANTS.items()}
 
 
 def static_init_name(t: IntegerType, unsigned: bool) -> str:

@@ -71,6 +71,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 
 from xenzyme.analysis.alias import callee_name
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow, constant_int
@@ -326,7 +327,7 @@ class _FunctionRaiser:
         self._replaced(op)
 
     def _dispatch_init(self, op: xllvm.CallOp, put) -> None:
-        t, unsigned = rt.DISPATCH_INIT[callee_name(op)]  # type: ignore[index]
+        _, unsigned = rt.DISPATCH_INIT[callee_name(op)]  # type: ignore[index]
         if len(op.args) != 7:
             return self._fail(op, "unexpected arguments")
         _, _, sched, lb, ub, st, chunk = op.args
@@ -541,15 +542,12 @@ class _FunctionRaiser:
         term = latch.last_op if latch is not None else None
         if not isinstance(term, xllvm.CondBrOp):
             return
-        ok = term.cond.owner
-        if not (isinstance(ok, xllvm.ExtractValueOp) and ok.container is x.res and list(ok.position.iter_values()) == [1]):
+        if not _extracts(term.cond, x, 1):
             return
         header, exit_ = term.else_block, term.then_block
         if len(header.args) != 1 or len(term.else_arguments) != 1:
             return
-        seen_old = term.else_arguments[0].owner
-        if not (isinstance(seen_old, xllvm.ExtractValueOp) and seen_old.container is x.res
-                and list(seen_old.position.iter_values()) == [0]):  # fmt: skip
+        if not _extracts(term.else_arguments[0], x, 0):
             return
         old = header.args[0]
         ftype = _float_of_width(old.type.width.data) if isinstance(old.type, IntegerType) else None
@@ -610,6 +608,12 @@ class _FunctionRaiser:
         self.dead.extend(old_br.operands)  # type: ignore[union-attr]
         _erase(old_br)  # type: ignore[arg-type]
         self.changed = True
+
+
+def _extracts(v: SSAValue, x: ext.CmpXchgOp, index: int) -> bool:
+    """Whether `v` is field `index` of the compare-exchange's result (0: the value seen, 1: ok)."""
+    op = v.owner
+    return isinstance(op, xllvm.ExtractValueOp) and op.container is x.res and list(op.position.iter_values()) == [index]
 
 
 def _loop_blocks(header: Block, latch: Block, exit_: Block, preds: dict[Block, list[Block]]) -> set[Block] | None:
@@ -771,7 +775,7 @@ def _is_ident(g: xllvm.GlobalOp) -> bool:
 def _remove_dead_symbols(module: ModuleOp, candidates: set[str]) -> None:
     """Erase the functions and globals named in `candidates` that nothing refers to, and the
     private constants only they referred to."""
-    while True:
+    while candidates:
         uses = _symbol_uses(module)
         dead = [
             op for op in module.ops
@@ -784,8 +788,8 @@ def _remove_dead_symbols(module: ModuleOp, candidates: set[str]) -> None:
             for inner in op.walk():
                 if isinstance(inner, xllvm.AddressOfOp):
                     target = inner.global_name.string_value()
-                    g = next((o for o in module.ops if isinstance(o, xllvm.GlobalOp) and o.sym_name.data == target), None)
-                    if g is not None and g.linkage is not None and g.linkage.linkage.data == "private":
+                    g = SymbolTable.lookup_symbol(module, target)
+                    if isinstance(g, xllvm.GlobalOp) and g.linkage is not None and g.linkage.linkage.data == "private":
                         candidates.add(target)
             candidates.discard(op.sym_name.data)
             _erase(op)
