@@ -588,11 +588,11 @@ class _FunctionRaiser:
         kind, value = found.pop()
         if kind not in par.ATOMIC_UPDATE_KINDS or contains(value, ("leaf", old)):
             return
-        if any(isinstance(b, tuple) and b[0] == "leaf" and b[1].owner in (o for blk in loop for o in blk.ops)
-               for b in _leaves(value)):  # fmt: skip
-            return
-        if any(_loop_temporary(a[1], loop) for a in _loads(value)):
-            return
+        for e in (ptr, value):  # both must be computable before the loop
+            if any(_defined_in(leaf[1], loop) for leaf in _leaves(e)):
+                return
+            if any(_loop_temporary(a[1], loop) for a in _loads(e)):
+                return
         if any(isinstance(a.owner, Operation) and a.owner.parent_block() in loop for a in term.then_arguments):
             return
         b = Builder(InsertPoint.before(pre.last_op))  # type: ignore[arg-type]
@@ -638,6 +638,12 @@ def _loop_blocks(header: Block, latch: Block, exit_: Block, preds: dict[Block, l
         if b is not header and any(p not in loop for p in preds[b]):
             return None
     return loop
+
+
+def _defined_in(v: SSAValue, blocks: set[Block]) -> bool:
+    owner = v.owner
+    block = owner if isinstance(owner, Block) else owner.parent_block()
+    return block in blocks
 
 
 def _loop_temporary(base: Expr, loop: set[Block]) -> bool:

@@ -1,5 +1,5 @@
 /* Statically scheduled worksharing loops: schedule(static) and (static, 4), int, unsigned and
-   long induction variables, collapse(2), a loop nowait inside a parallel region. */
+   long induction variables, collapse(2), a loop nowait inside a parallel region, lastprivate. */
 #include <omp.h>
 #include <stdio.h>
 
@@ -41,6 +41,13 @@ __attribute__((noinline)) void two_loops(int n, const double *x, double *y, doub
   }
 }
 
+__attribute__((noinline)) double last_of(int n, const double *x) {
+  double t = -1;
+#pragma omp parallel for schedule(static, 3) lastprivate(t)
+  for (int i = 0; i < n; i++) t = x[i] * x[i];
+  return t;
+}
+
 int main(void) {
   static double x[N], y[N], z[N], a[31 * 17], b[31 * 17];
   static float xf[N], yf[N];
@@ -63,6 +70,6 @@ int main(void) {
     u += yf[i] * (i % 5);
   }
   for (int i = 0; i < 31 * 17; i++) v += b[i] * (i % 11);
-  printf("%.12g %.12g %.12g %.12g\n", s, t, u, v);
+  printf("%.12g %.12g %.12g %.12g %.12g\n", s, t, u, v, last_of(N, x));
   return 0;
 }
