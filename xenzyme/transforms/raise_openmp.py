@@ -207,6 +207,9 @@ class _FunctionRaiser:
     """Slots the runtime wrote, to promote."""
     reduce_functions: set[str] = field(default_factory=set)
     changed: bool = False
+    dispatcher_kept: bool = False
+    """A dynamically scheduled loop of this function stays with the runtime (an ordered one):
+    its dispatch_next / _deinit calls stay calls too."""
 
     def run(self) -> None:
         region = self.fn.body
@@ -221,10 +224,16 @@ class _FunctionRaiser:
         for x in [op for op in self.fn.walk() if isinstance(op, ext.CmpXchgOp)]:
             if x.parent is not None:
                 self._atomic_loop(x)
-        erase_unreachable_blocks(region)
+        if self.changed:
+            erase_unreachable_blocks(region)  # the reductions' switch cases, the atomics' loops
         calls = [op for op in self.fn.walk() if callee_name(op) is not None]
+        for op in calls:  # initialisations first: a loop left to the runtime keeps all its calls
+            if callee_name(op) in rt.DISPATCH_INIT:
+                self._simple(op)  # type: ignore[arg-type]
+        self.dispatcher_kept = any(callee_name(op) in rt.DISPATCH_INIT for op in self.failed)
         for op in calls:
-            self._simple(op)  # type: ignore[arg-type]
+            if op.parent is not None and callee_name(op) not in rt.DISPATCH_INIT:
+                self._simple(op)  # type: ignore[arg-type]
         pushes: set[Operation] = set()
         for op in calls:
             if op.parent is None:
@@ -273,12 +282,12 @@ class _FunctionRaiser:
             self._static_init(op, b, put)
         elif name in rt.DISPATCH_INIT:
             self._dispatch_init(op, put)
-        elif name in rt.DISPATCH_NEXT:
+        elif name in rt.DISPATCH_NEXT and not self.dispatcher_kept:
             self._dispatch_next(op, b, put)
         elif name == "__kmpc_for_static_fini":
             put(par.StaticFiniOp())
             self._replaced(op)
-        elif name == "__kmpc_dispatch_deinit":
+        elif name == "__kmpc_dispatch_deinit" and not self.dispatcher_kept:
             put(par.DispatchFiniOp())
             self._replaced(op)
         elif name == "__kmpc_barrier":
