@@ -416,9 +416,10 @@ class _FunctionRaiser:
                 name = callee_name(cur)
                 if name in _PUSHES:
                     found.setdefault(name, cur)  # type: ignore[arg-type]
-                elif isinstance(cur, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp) and name not in (
-                    "__kmpc_global_thread_num", "__kmpc_serialized_parallel",
-                ) and not _is_lifetime(cur):  # fmt: skip
+                elif isinstance(cur, par.ParallelOp) or (
+                    isinstance(cur, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
+                    and name != "__kmpc_global_thread_num" and not _is_lifetime(cur)
+                ):  # another region, or a call that may fork one, takes what was pushed before it
                     return found
                 cur = cur.prev_op
             ps = preds[block]

@@ -23,6 +23,13 @@ void both(int n, double *x) {
   for (int i = 0; i < n; i++) x[i] += 1;
 }
 
+void consecutive(int n, double *x) {
+#pragma omp parallel num_threads(3)
+  x[0] = 1;
+#pragma omp parallel
+  x[1] = 2;
+}
+
 __attribute__((noinline)) void part(int n, double *x) {
 #pragma omp for nowait
   for (int i = 0; i < n; i++) x[i] -= 1;
@@ -50,6 +57,10 @@ void nested(int n, double *x) {
 // CHECK-LABEL: llvm.func {{.*}}@both(
 // CHECK:         par.parallel @both.omp_outlined(%{{.*}}, %{{.*}}) num_threads(%{{.*}} : i32) : (!llvm.ptr, !llvm.ptr)
 // CHECK:         par.parallel @both.omp_outlined(%{{.*}}, %{{.*}}) serial : (!llvm.ptr, !llvm.ptr)
+// The second region gets no num_threads: the first consumed what was pushed.
+// CHECK-LABEL: llvm.func {{.*}}@consecutive(
+// CHECK:         par.parallel @consecutive.omp_outlined(%{{.*}}) num_threads(%{{.*}} : i32) : (!llvm.ptr)
+// CHECK-NEXT:    par.parallel @consecutive.omp_outlined.{{[0-9]+}}(%{{.*}}) : (!llvm.ptr)
 // CHECK-LABEL: llvm.func {{.*}}@part(
 // CHECK:         par.static_init static
 // CHECK:         par.static_fini
