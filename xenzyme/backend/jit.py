@@ -1,5 +1,8 @@
 """JIT: compile a module with LLVM (MCJIT) and call its functions from Python.
 
+Code that calls the OpenMP runtime (a module compiled with `-fopenmp`) gets libomp, loaded when
+a module first needs it.
+
 Arguments are checked and converted (xenzyme/backend/arguments.py): Python floats for
 `double`/`float`, ints for integers, numpy arrays for pointers -- the pointer is the array's
 data, so the function reads and writes the array in place; an address (int) or a ctypes object
@@ -32,18 +35,55 @@ from xenzyme.dialects import llvm_ext as ext
 
 @functools.cache
 def _load_runtime_libraries() -> None:
-    """Make libm, the C++ runtime (and libomp, when present) resolvable from JIT-compiled code.
+    """Make libm and the C++ runtime resolvable from JIT-compiled code.
 
     The process may have them loaded already, but privately (numpy loads libstdc++ that way),
     where the JIT's symbol lookup does not see them.
     """
-    for lib in ("m", "stdc++", "gcc_s", "omp", "gomp"):
+    for lib in ("m", "stdc++", "gcc_s"):
         path = ctypes.util.find_library(lib)
         if path:
             try:
                 llb.load_library_permanently(path)
             except RuntimeError:
                 pass
+
+
+_OPENMP_PREFIXES = ("__kmpc_", "omp_", "kmp_", "__tgt_")
+LIBOMP = "libomp.so.5"
+"""LLVM's OpenMP runtime (Debian's libomp5-19, installed with libomp-19-dev), the one clang's
+`-fopenmp` code calls."""
+
+
+@functools.cache
+def _libomp() -> ctypes.CDLL:
+    """Load libomp for JIT-compiled code, once."""
+    try:
+        lib = ctypes.CDLL(LIBOMP, mode=ctypes.RTLD_GLOBAL)
+        llb.load_library_permanently(lib._name)
+    except (OSError, RuntimeError):
+        raise XenzymeError(
+            f"the module calls the OpenMP runtime, but {LIBOMP} cannot be loaded",
+            notes=["install it: `apt-get install libomp-19-dev` (or `make setup`)"],
+        ) from None
+    return lib
+
+
+def _resolve_openmp(llvm_module: llb.ModuleRef) -> None:
+    """Bind the OpenMP functions the module declares to libomp's: explicitly, so that another
+    runtime loaded in the process (GCC's libgomp also defines omp_get_thread_num, ...) is not
+    picked instead."""
+    needed = [
+        f.name for f in llvm_module.functions if f.is_declaration and f.name.startswith(_OPENMP_PREFIXES)
+    ]
+    if not needed:
+        return
+    lib = _libomp()
+    for name in needed:
+        try:
+            llb.add_symbol(name, ctypes.cast(getattr(lib, name), ctypes.c_void_p).value)
+        except AttributeError:
+            pass  # not libomp's: _check_symbols reports it if nothing else defines it
 
 
 _INT_TYPES = {1: ctypes.c_bool, 8: ctypes.c_int8, 16: ctypes.c_int16, 32: ctypes.c_int32, 64: ctypes.c_int64}
@@ -175,6 +215,7 @@ class JITModule:
         if opt_level > 0:
             text = optimized_ir(text, opt_level, cpu="native")
         llvm_module = parse_verified(text, own_context=False)
+        _resolve_openmp(llvm_module)
         _check_symbols(llvm_module)
         tm = target_machine(cpu="native", opt=min(opt_level, 3), jit=True)
         self._engine = _Engine(llvm_module, tm)

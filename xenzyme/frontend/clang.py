@@ -1,8 +1,13 @@
-"""C, C++ (and CUDA) sources -> LLVM IR text with clang-19."""
+"""C, C++ (and CUDA) sources -> LLVM IR text with clang-19.
+
+A source with `#pragma omp` directives is compiled with `-fopenmp` (unless the flags given
+mention `-fopenmp...` or `-fno-openmp` themselves): the pragmas are what the program means.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -14,6 +19,22 @@ DEFAULT_FLAGS = ("-O2",)
 """clang flags used when the user gives none (DESIGN: `.c` input is compiled at -O2)."""
 
 _CANDIDATES = ("clang-19", "/usr/lib/llvm-19/bin/clang")
+
+_OPENMP_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp\b", re.MULTILINE)
+
+
+def uses_openmp(source: str) -> bool:
+    """Whether C/C++ source has an OpenMP directive (`#pragma omp ...`)."""
+    return _OPENMP_PRAGMA.search(source) is not None
+
+
+def with_openmp(source: str, flags: Sequence[str]) -> list[str]:
+    """`flags`, plus `-fopenmp` when the source uses OpenMP and the flags do not say otherwise
+    (without it clang ignores the pragmas: the program would silently run serially)."""
+    flags = list(flags)
+    if uses_openmp(source) and not any(f.startswith(("-fopenmp", "-fno-openmp")) for f in flags):
+        flags.append("-fopenmp")
+    return flags
 
 
 def find_clang() -> str:
@@ -32,7 +53,7 @@ def compile_to_llvm_ir(
     """Compile C/C++ source text to LLVM IR text; compiler errors become a XenzymeError.
 
     The language is `language` ("c", "c++", "cuda") when given, else told by the file name."""
-    flags = list(DEFAULT_FLAGS if not flags else flags)
+    flags = with_openmp(source, DEFAULT_FLAGS if not flags else flags)
     suffix = os.path.splitext(filename)[1] or ".c"
     lang = language or {".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda"}.get(suffix, "c")
     with tempfile.TemporaryDirectory(prefix="xenzyme-") as d:

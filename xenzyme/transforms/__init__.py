@@ -37,6 +37,18 @@ def _lower_autodiff() -> type[ModulePass]:
     return LowerAutodiffPass
 
 
+def _raise_openmp() -> type[ModulePass]:
+    from xenzyme.transforms.raise_openmp import RaiseOpenMPPass
+
+    return RaiseOpenMPPass
+
+
+def _lower_par() -> type[ModulePass]:
+    from xenzyme.transforms.lower_par import LowerParPass
+
+    return LowerParPass
+
+
 def _enzyme() -> type[ModulePass]:
     from xenzyme.transforms.enzyme import EnzymePass
 
@@ -54,6 +66,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "llvm-opt": _llvm_opt,
         "raise-enzyme-calls": _raise_enzyme_calls,
+        "raise-openmp": _raise_openmp,
+        "lower-par": _lower_par,
         "reverse-diff": _reverse_diff,
         "lower-autodiff": _lower_autodiff,
         "forward-diff": _forward_diff,

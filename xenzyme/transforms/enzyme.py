@@ -3,10 +3,17 @@
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
+    raise-openmp                                OpenMP runtime calls -> par ops
     reverse-diff                                generate and call the gradient functions
     lower-autodiff                              caches and accumulations -> llvm ops
     forward-diff                                generate and call the tangent functions
+    lower-par                                   par ops -> libomp calls
     llvm-opt{level=postopt}                     clean up and optimise the result
+
+Before LLVM's optimiser runs, the functions OpenMP's `__kmpc_fork_call` runs are marked
+`noinline` (clang -O2 marks them `alwaysinline`), so that the serialized path of an `if(...)`
+clause keeps calling its outlined function and `raise-openmp` finds every parallel region whole.
+`lower-par` runs after forward mode, which differentiates parallel regions as `par` ops too.
 
 Forward mode comes after reverse mode is lowered: a function differentiated in forward mode
 may itself call `__enzyme_autodiff` (a Hessian-vector product is forward over reverse), and
@@ -32,7 +39,9 @@ from xenzyme.diagnostics import XenzymeError
 from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
 
@@ -63,11 +72,14 @@ class EnzymePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         strip_optnone(op)
         keep_hinted_calls(op)
+        keep_outlined_regions(op)
         if self.preopt:
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
+        RaiseOpenMPPass().apply(ctx, op)
         ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
         LowerAutodiffPass(self.reuse_caches).apply(ctx, op)
         ForwardDiffPass().apply(ctx, op)
+        LowerParPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)
