@@ -33,7 +33,7 @@ from xenzyme.frontend.llvm_import import import_llvm_ir
 from xenzyme.rules.registry import derivative, load_rules
 from xenzyme.transforms import get_available_passes
 
-_C_SUFFIXES = {".c", ".cpp", ".cc", ".cxx"}
+_C_SUFFIXES = {".c", ".cpp", ".cc", ".cxx", ".cu"}
 
 _CONTEXT: Context | None = None
 
@@ -55,9 +55,10 @@ def load(
 ) -> ModuleOp:
     """Load a program as an xDSL module of `llvm` ops.
 
-    `source` is a path (`.c`, `.cpp`, `.ll`, `.bc`, `.mlir`) or the program text itself; for
-    text, `language` ("c", "c++", "llvm", "mlir") is guessed when not given.  C and C++ are
-    compiled by clang-19 with `clang_flags` (default -O2).
+    `source` is a path (`.c`, `.cpp`, `.cu`, `.ll`, `.bc`, `.mlir`) or the program text itself;
+    for text, `language` ("c", "c++", "cuda", "llvm", "mlir") is guessed when not given.  C, C++
+    and CUDA (device code, see xenzyme/frontend/clang.py) are compiled by clang-19 with
+    `clang_flags` (default -O2).
     """
     if isinstance(source, bytes):
         return import_llvm_ir(source, filename or "<bitcode>")
@@ -70,7 +71,9 @@ def load(
         if suffix == ".bc":
             return import_llvm_ir(path.read_bytes(), name)
         text = path.read_text()
-        language = language or {".ll": "llvm", ".mlir": "mlir"}.get(suffix, "c++" if suffix in (".cpp", ".cc", ".cxx") else "c")
+        language = language or {".ll": "llvm", ".mlir": "mlir", ".cu": "cuda"}.get(
+            suffix, "c++" if suffix in (".cpp", ".cc", ".cxx") else "c"
+        )
     else:
         text = str(source)
         name = filename or "<input>"
@@ -79,11 +82,11 @@ def load(
         return import_llvm_ir(text, name)
     if language == "mlir":
         return _load_mlir(text, name)
-    if language in ("c", "c++"):
+    if language in ("c", "c++", "cuda"):
         if path is None and name == "<input>":
-            name = "input.cpp" if language == "c++" else "input.c"
+            name = {"c++": "input.cpp", "cuda": "input.cu"}.get(language, "input.c")
         return import_llvm_ir(compile_to_llvm_ir(text, name, clang_flags), name)
-    raise XenzymeError(f"unknown language '{language}' (use c, c++, llvm or mlir)")
+    raise XenzymeError(f"unknown language '{language}' (use c, c++, cuda, llvm or mlir)")
 
 
 def _load_mlir(text: str, name: str) -> ModuleOp:
