@@ -51,6 +51,8 @@ BLOCK_LIMITS = (1024, 1024, 64)
 GRID_LIMITS = (2**31 - 1, 65535, 65535)
 MAX_SHARED = 48 * 1024
 """Static plus dynamic shared memory of a block without opting in to more (CUDA's default)."""
+DEVICE_HEAP = 512 << 20
+"""Bytes of the GPU's malloc heap (CUDA's default is 8 MiB)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -313,6 +315,8 @@ class _Driver:
         (self.device,) = self.check(cu.cuDeviceGet(0), "cuDeviceGet")
         (self.context,) = self.check(cu.cuDevicePrimaryCtxRetain(self.device), "cuDevicePrimaryCtxRetain")
         self.check(cu.cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
+        # Derivatives keep the values of loops with run-time trip counts in the device's heap.
+        self.check(cu.cuCtxSetLimit(cu.CUlimit.CU_LIMIT_MALLOC_HEAP_SIZE, DEVICE_HEAP), "cuCtxSetLimit")
 
     def check(self, result: Any, what: str) -> tuple[Any, ...]:
         """cuda-bindings returns (CUresult, values...): the values, or an error."""

@@ -50,10 +50,12 @@ def reachable(module: ModuleOp, roots: Iterable[str]) -> list[xllvm.FuncOp]:
 
 def symbol_users(module: ModuleOp, name: str) -> list[Operation]:
     """Ops inside functions and global initialisers that refer to the symbol `name` (calls,
-    `llvm.mlir.addressof`, requests)."""
+    `llvm.mlir.addressof` whose address is used, requests)."""
     users = []
     for op in module.walk():
         if op.parent_op() is None or op.parent_op() is module:
+            continue
+        if isinstance(op, xllvm.AddressOfOp) and not op.result.uses:
             continue
         for attr in op.properties.values():
             if isinstance(attr, SymbolRefAttr) and attr.string_value() == name:

@@ -22,7 +22,9 @@ keeping them for the next call.
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
-NVVM intrinsics, and lowered after it: `gpu=nvvm` (the default) keeps the module NVPTX code,
+NVVM intrinsics; its adjoint updates of memory are made atomic (threads may add into the same
+shadow element: xenzyme/transforms/gpu_adjoints.py), and its caches are freed at each return
+(no pools: thousands of threads run a kernel at once); and it is lowered after differentiation: `gpu=nvvm` (the default) keeps the module NVPTX code,
 for `-t ptx` / `-t cubin`; `gpu=cpu` turns each kernel into a host function running the grid
 (xenzyme/transforms/gpu_to_cpu.py), for `-t obj`, `-t llvm` and the JIT.  Other modules skip
 both steps.
@@ -39,6 +41,7 @@ from xdsl.passes import ModulePass
 from xenzyme.analysis.hints import keep_hinted_calls
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.transforms.forward_diff import ForwardDiffPass
+from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
 from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
@@ -91,7 +94,9 @@ class EnzymePass(ModulePass):
         if gpu_code:
             RaiseNVVMPass().apply(ctx, op)
         ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
-        LowerAutodiffPass(self.reuse_caches).apply(ctx, op)
+        if gpu_code:
+            make_adjoint_updates_atomic(op)
+        LowerAutodiffPass(self.reuse_caches and not gpu_code).apply(ctx, op)
         ForwardDiffPass().apply(ctx, op)
 
     def lower(self, ctx: Context, op: ModuleOp) -> None:

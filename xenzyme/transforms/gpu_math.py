@@ -185,9 +185,13 @@ def _fconst(b: Builder, v: float, t: Attribute) -> SSAValue:
     return b.insert(xllvm.ConstantOp(FloatAttr(v, t), t)).results[0]
 
 
+def _libm(b: Builder, name: str, *args: SSAValue) -> SSAValue:
+    t = args[0].type
+    return b.insert(call_op(name + ("f" if is_float32(t) else ""), list(args), t)).results[0]
+
+
 def _rsqrt(b: Builder, x: SSAValue) -> SSAValue:
-    s = b.insert(ext.intrinsic_op_by_name()["llvm.sqrt"]([x])).results[0]
-    return b.insert(xllvm.FDivOp(_fconst(b, 1.0, x.type), s)).results[0]
+    return b.insert(xllvm.FDivOp(_fconst(b, 1.0, x.type), _libm(b, "sqrt", x))).results[0]
 
 
 def _int_select(pred: str) -> Callable[[Builder, SSAValue, SSAValue], SSAValue]:
@@ -210,9 +214,7 @@ def _fdivide(b: Builder, x: SSAValue, y: SSAValue) -> SSAValue:
 
 
 def _saturate(b: Builder, x: SSAValue) -> SSAValue:
-    minnum, maxnum = ext.intrinsic_op_by_name()["llvm.minnum"], ext.intrinsic_op_by_name()["llvm.maxnum"]
-    lo = b.insert(maxnum([x, _fconst(b, 0.0, x.type)])).results[0]
-    return b.insert(minnum([lo, _fconst(b, 1.0, x.type)])).results[0]
+    return _libm(b, "fmin", _libm(b, "fmax", x, _fconst(b, 0.0, x.type)), _fconst(b, 1.0, x.type))
 
 
 CPU_BODIES: dict[str, Callable[..., SSAValue]] = {
@@ -245,6 +247,7 @@ def libdevice_to_libm(module: ModuleOp) -> None:
                 notes=["use a math function libm also has (sin, expf, pow, ...), or run the kernel on a GPU"],
             )
         _define(decl, body)
+    _declare_callees(module, "")
 
 
 def _rename_calls(module: ModuleOp, old: str, new: str) -> None:

@@ -203,6 +203,10 @@ def inline_gpu_functions(module: ModuleOp) -> None:
             raise _fail(module, users[0], f"@{name} reads thread ids, waits at a barrier or uses shared memory, and "
                                           "is used other than by a direct call from a kernel: it cannot run on the CPU",
                         ["call it directly from the kernel"])  # fmt: skip
+        for op in list(module.walk()):
+            if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() == name:
+                op.detach()  # unused (symbol_users found none): a leftover of raise-enzyme-calls
+                op.erase()
         f.detach()
         f.erase()
 

@@ -9,6 +9,8 @@
     llvm.intr.cos, cosh(...)       __nv_cos, __nv_cosh (gpu_math.math_to_libdevice: derivative
                                    rules emit LLVM intrinsics and libm names; NVPTX selects
                                    neither, and libdevice is linked by the backend)
+    malloc, realloc, free, ...     the device's malloc and free (gpu_heap.device_heap: the
+                                   growable caches of derivatives use realloc)
 
 `target=cpu` gives host code: each kernel becomes a host function that runs the whole grid,
 with this ABI (xenzyme/transforms/gpu_to_cpu.py has the details):
@@ -36,6 +38,7 @@ from xdsl.passes import ModulePass
 
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import gpu
+from xenzyme.transforms.gpu_heap import device_heap
 from xenzyme.transforms.gpu_math import math_to_libdevice
 
 TARGETS = ("nvvm", "cpu")
@@ -93,6 +96,7 @@ def lower_to_nvvm(module: ModuleOp) -> None:
         del fn.attributes[gpu.KERNEL_ATTR]
         fn.properties["CConv"] = xllvm.CallingConventionAttr("ptx_kernel")
     math_to_libdevice(module)
+    device_heap(module)
 
 
 @dataclass(frozen=True)
