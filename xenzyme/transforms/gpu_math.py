@@ -145,7 +145,17 @@ def math_to_libdevice(module: ModuleOp) -> None:
                 name = op.callee.string_value()
                 if _libm_base(name) is not None:
                     op.properties["callee"] = SymbolRefAttr(LIBDEVICE_PREFIX + name)
+    for op in list(module.ops):  # libm's declarations, now unused
+        if isinstance(op, xllvm.FuncOp) and not op.body.blocks and _libm_base(op.sym_name.data) is not None:
+            if not any(isinstance(u, xllvm.CallOp | xllvm.AddressOfOp) and _refers_to(u, op.sym_name.data)
+                       for u in module.walk()):  # fmt: skip
+                op.detach()
+                op.erase()
     _declare_callees(module, LIBDEVICE_PREFIX)
+
+
+def _refers_to(op: Operation, name: str) -> bool:
+    return any(isinstance(a, SymbolRefAttr) and a.string_value() == name for a in op.properties.values())
 
 
 def _math_base(op: Operation) -> str | None:

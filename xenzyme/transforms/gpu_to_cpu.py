@@ -402,6 +402,8 @@ class KernelLowering:
     def build(self) -> tuple[xllvm.FuncOp, xllvm.FuncOp]:
         params = list(self.k.function_type.inputs.data)
         entry = Block(arg_types=[i32] * 9 + [i64] + params)
+        _name(entry.args[:BLOCK_PARAMS], BLOCK_PARAM_NAMES)
+        _name(entry.args[BLOCK_PARAMS:], [a.name_hint for a in self.entry.args])
         self.kb_entry = entry
         self.region = Region([entry])
         self.block_ids = list(entry.args[0:3])
@@ -414,7 +416,7 @@ class KernelLowering:
         n = b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(wide[0], wide[1])).results[0], wide[2])).results[0]
         self.nthreads = n
         self._shared(b)
-        self.slots = {v: self._array(b, v.type, n) for v in self.kept}
+        self.slots = {v: self._array(b, v.type, n, f"{v.name_hint or 'v'}.slot") for v in self.kept}
         self.alloca_of: dict[Operation, SSAValue] = {}
         for a in self.allocas:
             count = _const(b, constant_int(a.size), i64)  # type: ignore[arg-type]
@@ -423,12 +425,13 @@ class KernelLowering:
             self.alloca_of[a] = b.insert(xllvm.AllocaOp(count, a.elem_type, _alignment(a))).results[0]
         self.tracking = len(self.resume) > 1
         if self.tracking:
-            self.code_slot = self._array(b, i32, _const(b, 1, i64))
-            self.bad_slot = self._array(b, i1, _const(b, 1, i64))
+            self.code_slot = self._array(b, i32, _const(b, 1, i64), "exit.slot")
+            self.bad_slot = self._array(b, i1, _const(b, 1, i64), "diverged.slot")
             b.insert(ext.StoreOp(_const(b, 0, i1), self.bad_slot))
         phases = [self._phase(k) for k in range(len(self.resume))]
         if self.tracking:
             dispatch = Block(arg_types=[i32])
+            dispatch.args[0].name_hint = "phase"
             self.region.add_block(dispatch)
             Builder(InsertPoint.at_end(dispatch)).insert(
                 ext.SwitchOp(dispatch.args[0], phases[0], [], [(k, phases[k], []) for k in range(1, len(phases))])
@@ -449,10 +452,12 @@ class KernelLowering:
         host = self._host(block_fn, params)
         return host, block_fn
 
-    def _array(self, b: Builder, t: Attribute, count: SSAValue) -> SSAValue:
+    def _array(self, b: Builder, t: Attribute, count: SSAValue, name: str | None = None) -> SSAValue:
         sa = size_align(t)
         align = sa[1] if sa is not None else 16
-        return b.insert(xllvm.AllocaOp(count, t, align)).results[0]
+        v = b.insert(xllvm.AllocaOp(count, t, align)).results[0]
+        v.name_hint = name
+        return v
 
     def _shared(self, b: Builder) -> None:
         offsets, static = shared_layout(self.module, self.k)
@@ -461,6 +466,7 @@ class KernelLowering:
             return
         total = b.insert(xllvm.AddOp(self.shared_bytes, _const(b, static, i64))).results[0]
         buf = b.insert(xllvm.AllocaOp(total, i8, SHARED_ALIGN)).results[0]
+        buf.name_hint = "shared"
         for name, off in offsets.items():
             self.shared_of[name] = b.insert(ext.GEPOp(buf, [off], i8)).results[0]
 
@@ -487,6 +493,7 @@ class KernelLowering:
         lin = xb.insert(xllvm.AddOp(lin, tx)).results[0]
         self.t = xb.insert(xllvm.ZExtOp(lin, i64)).results[0]
         self.tids = [tx, ty, tz]
+        _name([tx, ty, tz, self.t, latch.args[0]], ["tx", "ty", "tz", "thread", "exit"])
         first = self._copy_phase(k, latch)
         xb.insert(xllvm.BrOp(first))
         for blk in (latch, ynext, znext, done):
@@ -585,10 +592,14 @@ class KernelLowering:
         if isinstance(op, gpu.BarrierOp):
             return  # the phase ends at the branch after it
         if op is ob.last_op and ob in self.barrier_exit:
-            b.insert(xllvm.BrOp(latch, _const(b, self.barrier_exit[ob], i32)))
+            code = _const(b, self.barrier_exit[ob], i32)
+            code.name_hint = f"barrier{self.barrier_exit[ob]}"
+            b.insert(xllvm.BrOp(latch, code))
             return
         if isinstance(op, xllvm.ReturnOp):
-            b.insert(xllvm.BrOp(latch, _const(b, _RETURNED, i32)))
+            code = _const(b, _RETURNED, i32)
+            code.name_hint = "returned"
+            b.insert(xllvm.BrOp(latch, code))
             return
         if isinstance(op, (*gpu.ID_OPS, xllvm.AllocaOp)) or self._shared_address(op) is not None:
             self.vmap[op.results[0]] = self._leaf(op, b)
@@ -664,6 +675,8 @@ class KernelLowering:
 
     def _host(self, block_fn: xllvm.FuncOp, params: list[Attribute]) -> xllvm.FuncOp:
         entry = Block(arg_types=[i32] * 6 + [i64] + params)
+        _name(entry.args[:HOST_PARAMS], HOST_PARAM_NAMES)
+        _name(entry.args[HOST_PARAMS:], [a.name_hint for a in self.entry.args])
         loop, exit_ = Block(arg_types=[i64, i32]), Block(arg_types=[i32])
         region = Region([entry, loop, exit_])
         grid, dims, shared, kparams = entry.args[0:3], entry.args[3:6], entry.args[6], entry.args[HOST_PARAMS:]
@@ -691,6 +704,16 @@ class KernelLowering:
         host.properties["passthrough"] = ArrayAttr([StringAttr("nounwind")])
         _copy_arg_attrs(self.k, host, HOST_PARAMS)
         return host
+
+
+HOST_PARAM_NAMES = ("grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared_bytes")
+BLOCK_PARAM_NAMES = ("bid_x", "bid_y", "bid_z", "grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z",
+                     "shared_bytes")  # fmt: skip
+
+
+def _name(values: Sequence[SSAValue], names: Sequence[str | None]) -> None:
+    for v, n in zip(values, names, strict=True):
+        v.name_hint = n
 
 
 def _alignment(a: xllvm.AllocaOp) -> int:

@@ -142,11 +142,20 @@ class _Checker:
 
     def fail(self, op: Operation, fn: xllvm.FuncOp, root: str, message: str, notes: list[str]) -> XenzymeError:
         via = f" (called from @{root}, which is differentiated)" if fn.sym_name.data != root else ""
-        return XenzymeError(
-            f"cannot differentiate @{fn.sym_name.data}{via}: {message}",
-            location_of(op, self.filename) or SourceLocation(self.filename),
-            notes,
-        )
+        return XenzymeError(f"cannot differentiate @{fn.sym_name.data}{via}: {message}", self.where(op), notes)
+
+    def where(self, op: Operation) -> SourceLocation:
+        """The source position of `op`, or of the first use of it that has one (a constant, such
+        as the address of a global, has none of its own)."""
+        work, seen = [op], set()
+        while work:
+            o = work.pop(0)
+            loc = location_of(o)
+            if loc is not None and loc.line is not None:
+                return loc
+            seen.add(o)
+            work += [u.operation for r in o.results for u in r.uses if u.operation not in seen][:8]
+        return SourceLocation(self.filename)
 
     def run(self) -> None:
         roots: dict[str, bool] = {}  # function -> reached by a reverse-mode request
