@@ -102,6 +102,12 @@ def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
     return out
 
 
+_C_NAMES = {
+    ctypes.c_double: "double", ctypes.c_float: "float", ctypes.c_bool: "bool", ctypes.c_int8: "int8",
+    ctypes.c_int16: "int16", ctypes.c_int32: "int32", ctypes.c_int64: "int64",
+}  # fmt: skip
+
+
 def _ctype(t: Attribute) -> Any:
     """The ctypes type of a kernel parameter of LLVM type `t` (None for a pointer)."""
     if isinstance(t, xllvm.LLVMPointerType):
@@ -219,7 +225,7 @@ class Kernel:
         g = _dims(grid, "grid", GRID_LIMITS)
         b = _dims(block, "block", BLOCK_LIMITS)
         if b[0] * b[1] * b[2] > MAX_THREADS:
-            raise XenzymeError(f"a block of {b[0]}x{b[1]}x{b[2]} threads is more than {MAX_THREADS}")
+            raise XenzymeError(f"a block of {b[0]}x{b[1]}x{b[2]} = {b[0] * b[1] * b[2]} threads is more than {MAX_THREADS}")
         if not isinstance(shared_mem, int | np.integer) or isinstance(shared_mem, bool) or shared_mem < 0:
             raise XenzymeError(f"shared_mem must be a number of bytes (an int >= 0), got {shared_mem!r}")
         if self.info.static_shared + int(shared_mem) > MAX_SHARED:
@@ -243,12 +249,13 @@ class Kernel:
                 raise XenzymeError(f"{where}: the array must be C-contiguous and writeable",
                                    notes=["np.ascontiguousarray(a) makes one"])  # fmt: skip
             return value
+        cname = _C_NAMES[ctype]
         if isinstance(value, np.ndarray) or not isinstance(value, int | float | np.integer | np.floating):
-            raise XenzymeError(f"{where} is a {ctype.__name__.removeprefix('c_')}: pass a number, not {type(value).__name__}")
+            raise XenzymeError(f"{where} ({cname}) takes a number, not {type(value).__name__}")
         if ctype in (ctypes.c_double, ctypes.c_float):
             return ctype(float(value))
         if isinstance(value, float | np.floating):
-            raise XenzymeError(f"{where} is an integer ({ctype.__name__.removeprefix('c_')}): got a float")
+            raise XenzymeError(f"{where} ({cname}) takes an integer, not a float")
         bits = ctypes.sizeof(ctype) * 8 if ctype is not ctypes.c_bool else 1
         v = int(value)
         if not -(2 ** (bits - 1)) <= v < 2**bits:
