@@ -1,4 +1,4 @@
-// REQUIRES: clang, ptxas
+// REQUIRES: clang, cuda, ptxas
 // RUN: xenzyme-opt %s -p enzyme -t 'cubin{arch=sm_90}' -o %t.cubin
 // RUN: %python -c "import sys; d = open(sys.argv[1], 'rb').read(); print(d[:4], len(d) > 1000)" %t.cubin | filecheck %s
 

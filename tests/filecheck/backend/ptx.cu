@@ -1,4 +1,4 @@
-// REQUIRES: clang
+// REQUIRES: clang, cuda
 // RUN: xenzyme-opt %s -p enzyme -t 'ptx{arch=sm_90}' | filecheck %s
 // RUN: xenzyme-opt %s -p enzyme -t ptx -o %t.ptx && filecheck %s --input-file %t.ptx
 // RUN: xenzyme-opt %s -t 'ptx{arch=sm_80}' | filecheck %s --check-prefix=SM80
