@@ -304,6 +304,20 @@ def test_forward_mode_2d_grid(grads):
     close(dout, (up - down) / (2 * eps), rtol=1e-6, atol=1e-8)
 
 
+def test_forward_mode_through_atomics(grads):
+    rng = np.random.default_rng(18)
+    n = 50
+    x, dx = rng.random(n), rng.random(n)
+    total, dtotal = np.zeros(1), np.zeros(1)
+    grads.get_function("sum_squares_tangent")(4, 16, (x, dx, total, dtotal, n))
+    primal, eps = grads.get_function("sum_squares_primal"), 1e-6
+    up, down = np.zeros(1), np.zeros(1)
+    primal(4, 16, (x + eps * dx, up, n))
+    primal(4, 16, (x - eps * dx, down, n))
+    close(total, (x**3).sum(), rtol=1e-13)
+    close(dtotal, (up - down) / (2 * eps), rtol=1e-6)
+
+
 # ---------------------------------------------------------------------------------------------
 # PTX for every kernel, accepted by ptxas
 # ---------------------------------------------------------------------------------------------
@@ -467,3 +481,22 @@ def test_gpu_gradient_matches_cpu(grads):
         if m is gpu:
             on_gpu = dx
     close(on_gpu, dx, rtol=1e-12)
+
+
+def test_nvptx_backend_abort_is_an_error():
+    """What NVPTX cannot select aborts LLVM: in a child process, and reported with LLVM's words."""
+    from xenzyme.backend.ptx import emit_ptx
+
+    ir = """
+    target triple = "nvptx64-nvidia-cuda"
+    define ptx_kernel void @k(ptr %p) {
+      %x = load double, ptr %p
+      %y = call double @llvm.exp.f64(double %x)
+      store double %y, ptr %p
+      ret void
+    }
+    declare double @llvm.exp.f64(double)
+    """
+    with pytest.raises(xz.XenzymeError, match="NVPTX backend crashed") as e:
+        emit_ptx(ir)
+    assert any("fexp" in n for n in e.value.notes)

@@ -370,7 +370,8 @@ class _GPUImage:
                 else:
                     params.append(v)
             pointers = (ctypes.c_void_p * max(len(params), 1))(*[ctypes.addressof(p) for p in params])
-            d.check(cu.cuLaunchKernel(fn, *grid, *block, shared, 0, ctypes.addressof(pointers), 0), "cuLaunchKernel")
+            d.check(cu.cuLaunchKernel(fn, *grid, *block, shared, cu.CUstream(0), ctypes.addressof(pointers), 0),
+                    "cuLaunchKernel")  # fmt: skip
             d.check(cu.cuCtxSynchronize(), "the kernel")
             for v, ptr in buffers.values():
                 d.check(cu.cuMemcpyDtoH(v.ctypes.data, ptr, v.nbytes), "cuMemcpyDtoH")

@@ -73,13 +73,13 @@ def find_ptxas() -> str:
 
 def kernel_names(text: str) -> list[str]:
     """The functions LLVM IR text defines as `ptx_kernel`."""
-    return re.findall(r'^define[^@\n]*\bptx_kernel\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-\w$.]+)\(', text, re.M)
+    return re.findall(r'^\s*define[^@\n]*\bptx_kernel\b[^@\n]*@("(?:[^"\\]|\\.)*"|[-\w$.]+)\(', text, re.M)
 
 
 def emit_ptx(text: str, arch: str = "sm_90", opt: int = 2) -> str:
     """PTX for the NVPTX module `text` (LLVM IR), with libdevice linked when it is called."""
     check_arch(arch)
-    triple = re.search(r'^target triple = "([^"]*)"', text, re.M)
+    triple = re.search(r'^\s*target triple = "([^"]*)"', text, re.M)
     if triple is None or not triple.group(1).startswith("nvptx"):
         raise XenzymeError(
             "the module is not NVPTX code, so it has no PTX",
@@ -90,13 +90,17 @@ def emit_ptx(text: str, arch: str = "sm_90", opt: int = 2) -> str:
     libdevice = find_libdevice() if LIBDEVICE_CALL.search(text) else None
     with verified(text):
         pass  # invalid IR is an error here, before the child process
-    result = run_isolated(_emit_ptx, text, arch, libdevice, opt)
+    with tempfile.TemporaryFile(mode="w+") as log:
+        result = run_isolated(_emit_ptx, text, arch, libdevice, opt, log.fileno())
+        log.seek(0)
+        said = [ln.strip() for ln in log.read().splitlines() if ln.strip()]
     if result is _CRASHED:
         raise XenzymeError(
             "LLVM's NVPTX backend crashed on this module (an abort inside LLVM, for instance on an operation "
             "it cannot select)",
-            notes=["math in GPU code must call libdevice (__nv_sin, ...); report the input if it does"],
-        )
+            notes=[*(f"LLVM said: {ln}" for ln in said[-3:]),
+                   "math in GPU code must call libdevice (__nv_sin, ...); report the input if it does"],
+        )  # fmt: skip
     kernels = [k.strip('"') for k in kernel_names(text)]
     for k in kernels:
         if not re.search(rf"^\.(visible|weak) \.entry {re.escape(k)}\(", result, re.M):
@@ -104,7 +108,10 @@ def emit_ptx(text: str, arch: str = "sm_90", opt: int = 2) -> str:
     return result
 
 
-def _emit_ptx(text: str, arch: str, libdevice: str | None, opt: int) -> str:
+def _emit_ptx(text: str, arch: str, libdevice: str | None, opt: int, log: int) -> str:
+    """(In the child process, its stderr -- where LLVM writes before it aborts -- going to `log`.)"""
+    if hasattr(os, "fork"):  # (without fork, run_isolated runs this in the caller's process)
+        os.dup2(log, 2)
     with verified(text) as module:
         if libdevice is not None:
             kernels = {k.strip('"') for k in kernel_names(text)}
@@ -122,13 +129,18 @@ def _emit_ptx(text: str, arch: str, libdevice: str | None, opt: int) -> str:
 
 
 def module_ptx(module, arch: str = "sm_90", opt: int = 2) -> str:
-    """PTX for an xDSL module; what is left of the gpu layer is lowered to NVVM first."""
+    """PTX for an xDSL module.  What is left of the gpu layer is lowered to NVVM first, and math
+    NVPTX cannot select (`llvm.sin.f64`, ...) becomes libdevice calls (`lower-gpu{target=nvvm}`
+    does both; input that never went through it, a `.ll` file, gets them here)."""
     from xenzyme.backend.llvm_export import export_module
     from xenzyme.dialects import gpu
-    from xenzyme.transforms.lower_gpu import lower_to_nvvm
+    from xenzyme.transforms.gpu_math import math_to_libdevice
+    from xenzyme.transforms.lower_gpu import is_gpu_module, lower_to_nvvm
 
     if any(isinstance(op, gpu.BarrierOp | gpu._IdOp) or gpu.KERNEL_ATTR in op.attributes for op in module.walk()):
         lower_to_nvvm(module)
+    elif is_gpu_module(module):
+        math_to_libdevice(module)
     return emit_ptx(export_module(module), arch, opt)
 
 

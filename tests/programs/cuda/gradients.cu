@@ -107,3 +107,14 @@ extern "C" __global__ void field_tangent(const double *a, const double *da, cons
     dout[k] = __enzyme_fwddiff((void *)field, a[k], da[k], b[k], db[k]);
   }
 }
+
+// ---- forward mode through an atomic: the tangents are added atomically too -------------------
+
+__device__ void sum_squares(const double *x, double *sum, int n) {
+  int i = INDEX;
+  if (i < n) atomicAdd(sum, x[i] * x[i] * x[i]);
+}
+extern "C" __global__ void sum_squares_primal(const double *x, double *sum, int n) { sum_squares(x, sum, n); }
+extern "C" __global__ void sum_squares_tangent(const double *x, const double *dx, double *sum, double *dsum, int n) {
+  __enzyme_fwddiff((void *)sum_squares, enzyme_dup, x, dx, enzyme_dup, sum, dsum, enzyme_const, n);
+}

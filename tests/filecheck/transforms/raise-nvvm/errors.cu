@@ -2,12 +2,13 @@
 // RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=1 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=SHUFFLE
 // RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=2 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=BARRIER
 // RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=3 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=SHARED
+// RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=5 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=FWDSHARED
 // RUN: xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=4 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=PASS
 
 // GPU constructs that derivatives cannot go through yet, inside a function a derivative
-// request reaches (directly or through a call): a warp shuffle (any mode), a barrier or shared
-// memory (reverse mode) -- an error naming the function and the line.  Outside differentiated
-// code a shuffle passes through, and forward mode keeps barriers.
+// request reaches (directly or through a call): a warp shuffle or shared memory (any mode), a
+// barrier (reverse mode) -- an error naming the function and the line.  Outside differentiated code a shuffle passes through, and forward mode keeps
+// barriers.
 
 extern __device__ void __enzyme_autodiff(void *, ...);
 extern __device__ void __enzyme_fwddiff(void *, ...);
@@ -26,7 +27,7 @@ __global__ void g(float *x, float *dx, float *y, float *dy) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #elif CASE == 2
-// BARRIER: xenzyme-opt: error: {{.*}}errors.cu:32:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: __syncthreads() in reverse mode is not supported yet
+// BARRIER: xenzyme-opt: error: {{.*}}errors.cu:33:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: __syncthreads() in reverse mode is not supported yet
 __device__ void f(double *x, double *y) {
   double v = x[threadIdx.x];
   __syncthreads();
@@ -36,7 +37,7 @@ __global__ void g(double *x, double *dx, double *y, double *dy) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #elif CASE == 3
-// SHARED: xenzyme-opt: error: {{.*}}errors.cu:43:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: __shared__ memory (@_ZZ1fPdS_E1s) in reverse mode is not supported yet
+// SHARED: xenzyme-opt: error: {{.*}}errors.cu:44:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: __shared__ memory (@_ZZ1fPdS_E1s) in differentiated code is not supported yet
 __device__ void f(double *x, double *y) {
   __shared__ double s[32];
   s[threadIdx.x] = x[threadIdx.x];
@@ -44,6 +45,17 @@ __device__ void f(double *x, double *y) {
 }
 __global__ void g(double *x, double *dx, double *y, double *dy) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
+}
+#elif CASE == 5
+// FWDSHARED: error: {{.*}}: cannot differentiate @_Z1fPdS_: __shared__ memory (@_ZZ1fPdS_E1s) in differentiated code is not supported yet
+__device__ void f(double *x, double *y) {
+  __shared__ double s[32];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  y[threadIdx.x] = s[31 - threadIdx.x] * 2.0;
+}
+__global__ void g(double *x, double *dx, double *y, double *dy) {
+  __enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #else
 // PASS: llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.f32"
