@@ -12,9 +12,9 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import REPO, XENZYME_OPT, clang, run
 
 import xenzyme as xz
-from conftest import REPO, XENZYME_OPT, clang, run  # noqa: I001
 
 PROGRAMS = REPO / "tests" / "programs" / "cuda"
 KERNELS = PROGRAMS / "kernels.cu"
@@ -438,7 +438,7 @@ def test_source_text_and_overloads():
 def test_gpu_device_without_gpu():
     if xz.cuda.gpu_available():
         pytest.skip("a GPU is present")
-    with pytest.raises(xz.XenzymeError, match="cuda-bindings|CUDA driver|no GPU"):
+    with pytest.raises(xz.XenzymeError, match=r"cuda-bindings|CUDA driver|no GPU"):
         xz.cuda.load(KERNELS, device="gpu")
 
 
