@@ -282,6 +282,19 @@ def test_reverse_gradient_data_dependent_loop(grads):
     close(dx, ref, rtol=1e-6, atol=1e-8)
 
 
+def test_reverse_grid_stride_loop_two_inputs(grads):
+    """Fewer threads than elements (a grid-stride loop), the index from a device function that is
+    not inlined, derivatives for both inputs of pow."""
+    rng = np.random.default_rng(19)
+    n = 37
+    x, e, seed = rng.random(n), rng.random(n) + 0.5, rng.random(n)
+    dx, de, y = np.zeros(n), np.zeros(n), np.zeros(n)
+    grads.get_function("strided_grad")(2, 8, (x, dx, e, de, y, seed.copy(), n))
+    primal = grads.get_function("strided_primal")
+    close(dx, fd_vjp(lambda g, b, a: primal(g, b, (a[0], e, *a[1:])), x, seed, [n], 2, 8), rtol=1e-6, atol=1e-8)
+    close(de, fd_vjp(lambda g, b, a: primal(g, b, (x, a[0], *a[1:])), e, seed, [n], 2, 8), rtol=1e-6, atol=1e-8)
+
+
 def test_reverse_active_scalar(grads):
     rng = np.random.default_rng(14)
     n = 50

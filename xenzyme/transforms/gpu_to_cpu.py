@@ -194,21 +194,23 @@ def inline_gpu_functions(module: ModuleOp) -> None:
         for op in k.walk():
             if isinstance(op, ext.InvokeOp) and op.callee is not None and op.callee.string_value() in using:
                 raise _fail(module, op, "exceptions are not supported in device code")
-    for name in using:
-        f = fns[name]
-        if gpu.is_kernel(f):
-            continue
-        if symbol_users(module, name):
-            users = symbol_users(module, name)
-            raise _fail(module, users[0], f"@{name} reads thread ids, waits at a barrier or uses shared memory, and "
-                                          "is used other than by a direct call from a kernel: it cannot run on the CPU",
+    left = {n for n in using if not gpu.is_kernel(fns[n])}
+    while left:  # what is left of them: gone once nothing calls it (callers first)
+        dead = {n for n in left if not symbol_users(module, n)}
+        if not dead:
+            name = min(left)
+            raise _fail(module, symbol_users(module, name)[0],
+                        f"@{name} reads thread ids, waits at a barrier or uses shared memory, and is used other "
+                        "than by a direct call from a kernel: it cannot run on the CPU",
                         ["call it directly from the kernel"])  # fmt: skip
-        for op in list(module.walk()):
-            if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() == name:
-                op.detach()  # unused (symbol_users found none): a leftover of raise-enzyme-calls
-                op.erase()
-        f.detach()
-        f.erase()
+        for name in dead:
+            for op in list(module.walk()):
+                if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() == name:
+                    op.detach()  # unused (symbol_users found none): a leftover of raise-enzyme-calls
+                    op.erase()
+            fns[name].detach()
+            fns[name].erase()
+        left -= dead
 
 
 def erase_address_spaces(module: ModuleOp) -> None:

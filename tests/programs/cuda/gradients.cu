@@ -118,3 +118,16 @@ extern "C" __global__ void sum_squares_primal(const double *x, double *sum, int 
 extern "C" __global__ void sum_squares_tangent(const double *x, const double *dx, double *sum, double *dsum, int n) {
   __enzyme_fwddiff((void *)sum_squares, enzyme_dup, x, dx, enzyme_dup, sum, dsum, enzyme_const, n);
 }
+
+// ---- a grid-stride loop, a device function that reads the thread ids (not inlined), two active
+// ---- inputs of pow ----------------------------------------------------------------------------
+
+__device__ __noinline__ int first_index() { return blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ void strided(const double *x, const double *e, double *y, int n) {
+  for (int i = first_index(); i < n; i += blockDim.x * gridDim.x) y[i] = pow(x[i] + 1.0, e[i]);
+}
+extern "C" __global__ void strided_primal(const double *x, const double *e, double *y, int n) { strided(x, e, y, n); }
+extern "C" __global__ void strided_grad(const double *x, double *dx, const double *e, double *de, double *y, double *dy,
+                                        int n) {
+  __enzyme_autodiff((void *)strided, enzyme_dup, x, dx, enzyme_dup, e, de, enzyme_dup, y, dy, enzyme_const, n);
+}
