@@ -426,6 +426,7 @@ class KernelLowering:
                 count = b.insert(xllvm.MulOp(count, n)).results[0]
             self.alloca_of[a] = b.insert(xllvm.AllocaOp(count, a.elem_type, _alignment(a))).results[0]
         self.tracking = len(self.resume) > 1
+        self.done_blocks: list[Block] = []  # where each phase's thread loops end
         if self.tracking:
             self.code_slot = self._array(b, i32, _const(b, 1, i64), "exit.slot")
             self.bad_slot = self._array(b, i1, _const(b, 1, i64), "diverged.slot")
@@ -512,9 +513,7 @@ class KernelLowering:
         db = Builder(InsertPoint.at_end(done))
         if not self.tracking:
             db.insert(xllvm.ReturnOp(_const(db, 0, i32)))
-        else:
-            self._done_blocks = getattr(self, "_done_blocks", [])
-            self._done_blocks.append(done)
+        self.done_blocks.append(done)
         return start
 
     def _track(self, b: Builder, code: SSAValue) -> None:
@@ -530,7 +529,9 @@ class KernelLowering:
     def _finish_tracking(self) -> None:
         """After a phase: stop with status 1 on a mismatch, return 0 when all threads returned,
         else run the phase after the barrier they reached."""
-        for done in getattr(self, "_done_blocks", []):
+        if not self.tracking:
+            return
+        for done in self.done_blocks:
             b = Builder(InsertPoint.at_end(done))
             bad = b.insert(xllvm.LoadOp(self.bad_slot, i1)).results[0]
             fail, go = Block(), Block()
