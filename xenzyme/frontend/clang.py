@@ -74,7 +74,8 @@ def compile_to_llvm_ir(
                 f"clang failed on {filename}: {first}", notes=msg.splitlines()[1:6]
             )
         with open(out) as f:
-            return f.read()
+            text = f.read()
+        return text if src == filename else text.replace(src, filename)  # (the temporary file's name)
 
 
 def _same_file_content(path: str, source: str) -> bool:
