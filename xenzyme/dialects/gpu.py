@@ -13,11 +13,13 @@ What the layer consists of:
       %t = gpu.thread_id x : i32
       %n = gpu.block_dim y : i32
 
-  These are xDSL's ops of the same names, widened: xDSL's return `index`, which the llvm level
-  has no use for (and the exporter cannot print), so here the result is `index` or an integer
-  type; the type is written after a colon, and omitted for `index` (xDSL's own form).  They
-  are pure: within one thread they always give the same value.  `gpu.block_id`,
-  `gpu.block_dim` and `gpu.grid_dim` are also the same in every thread of a block.
+  xDSL's gpu dialect has ops of these names returning `index`, which the llvm level has no use
+  for (the exporter cannot print it).  The `gpu` dialect xenzyme registers (`GPU` below) is
+  xDSL's with these four replaced by versions whose result is `index` or an integer type, the
+  type written after a colon and omitted for `index` (so xDSL's own form still parses); xDSL's
+  other gpu ops are kept as they are.  They are pure: within one thread they always give the
+  same value.  `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` are also the same in every
+  thread of a block.
 * **barrier**: `gpu.barrier` is `__syncthreads()`: every thread of the block waits until all
   have arrived, and memory written before it by any thread of the block is visible to all
   after it.  Every thread of a block must reach the same barriers in the same order (CUDA's
@@ -38,6 +40,12 @@ What the layer consists of:
   to libm (for the CPU); see `xenzyme/transforms/gpu_math.py`.
 
 Everything else is ordinary `llvm` dialect code.
+
+For derivative rules of GPU code: `analysis/divergence.py` says which values differ between the
+threads of a block (an address that does not is where adjoints can be combined per block before
+one atomic update) and which blocks only some threads run; `transforms/gpu_adjoints.py` is the
+present, conservative policy (every adjoint update of memory atomic); `lower-gpu{target=cpu}`
+runs any kernel with barriers whose control flow is uniform, primal or derivative.
 """
 
 from __future__ import annotations
