@@ -62,14 +62,14 @@ def load(
 ) -> ModuleOp:
     """Load a program as an xDSL module of `llvm` ops.
 
-    `source` is a path (`.c`, `.cpp`, `.f90`/`.f`, `.rs`, `.ll`, `.bc`, `.mlir`), the program
-    text itself, or bitcode (bytes).  For text, `language` ("c", "c++", "fortran", "rust",
-    "llvm", "mlir") is taken from the suffix of `filename` when it has a known one, else guessed
+    `source` is a path (`.c`, `.cpp`, `.cu`, `.f90`/`.f`, `.rs`, `.ll`, `.bc`, `.mlir`), the program
+    text itself, or bitcode (bytes).  For text, `language` ("c", "c++", "cuda",
+    "fortran", "rust", "llvm", "mlir") is taken from the suffix of `filename` when it has a known one, else guessed
     from the text (xenzyme/frontend/language.py).  C and C++ are compiled by clang-19 with
     `clang_flags` (default -O2), to which `-g` is added unless they choose a debug level
     themselves: the debug information names the parameters and their C types, which the
     callables of `compile`, `gradient` and `tangent` check arguments against, and the source
-    lines of errors.  Fortran is compiled by flang-new-19 with `flang_flags` (default -O2), Rust
+    lines of errors; CUDA device code (xenzyme/frontend/clang.py) is compiled without `-g`.  Fortran is compiled by flang-new-19 with `flang_flags` (default -O2), Rust
     by rustc with `rustc_flags` (default `-C opt-level=2 -C panic=abort`; see
     xenzyme/frontend/rust.py).
     """
@@ -98,17 +98,20 @@ def load(
         return import_llvm_ir(text, name)
     if language == "mlir":
         return _load_mlir(text, name)
-    if language in ("c", "c++"):
+    if language in ("c", "c++", "cuda"):
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
         return import_llvm_ir(compile_to_llvm_ir(text, name, _with_debug_info(clang_flags), language), name)
+    if language == "cuda":
+        name = "input.cu" if name == "<input>" else name
+        return import_llvm_ir(compile_to_llvm_ir(text, name, clang_flags, "cuda"), name)
     if language == "fortran":
         return load_fortran(text, "input.f90" if name == "<input>" else name, flang_flags)
     if language == "rust":
         module = load_rust(text, "input.rs" if name == "<input>" else name, rustc_flags)
         load_rust_runtime()  # for the JIT
         return module
-    raise XenzymeError(f"unknown language '{language}' (use c, c++, fortran, rust, llvm or mlir)")
+    raise XenzymeError(f"unknown language '{language}' (use c, c++, cuda, fortran, rust, llvm or mlir)")
 
 
 def _with_debug_info(flags: Sequence[str] | None) -> list[str]:

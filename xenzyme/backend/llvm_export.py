@@ -518,7 +518,7 @@ class ModuleWriter:
     # ---- declarations for intrinsics and implicit callees --------------------------------
 
     def intrinsic(self, name: str, ret: Attribute | None, args: Sequence[Attribute]) -> None:
-        if name not in self.intrinsics:
+        if name not in self.intrinsics and name not in self.symbols:  # declared by the module itself
             rt = self.types(ret) if ret is not None else "void"
             self.intrinsics[name] = f"{rt} {global_name(name)}({', '.join(self.types(a) for a in args)})"
 

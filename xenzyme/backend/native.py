@@ -183,10 +183,17 @@ def run_isolated(fn: Callable[..., Any], *args: Any) -> Any:
 def target_machine(
     triple: str | None = None, cpu: str = "generic", opt: int = 2, jit: bool = False
 ) -> llb.TargetMachine:
-    """A target machine for `triple` (host by default); `cpu="native"` uses the host CPU."""
+    """A target machine for `triple` (host by default); `cpu="native"` uses the host CPU.
+
+    For NVPTX, "generic" (which it does not know) means the architecture CUDA code is compiled
+    for (`frontend.clang.CUDA_ARCH`)."""
     initialize()
     triple = triple or llb.get_default_triple()
     features = ""
+    if triple.startswith("nvptx") and cpu == "generic":
+        from xenzyme.frontend.clang import CUDA_ARCH
+
+        cpu = CUDA_ARCH
     if cpu == "native":
         cpu = llb.get_host_cpu_name()
         features = llb.get_host_cpu_features().flatten()

@@ -5,10 +5,12 @@
     xenzyme-opt prog.ll -p 'llvm-opt{level=3}' -t llvm
 
 Frontends by file extension: `.ll` / `.bc` (LLVM IR), `.mlir` (xDSL text; also stdin),
-`.c` / `.cpp` / `.cc` / `.cxx` (through clang-19, -O2 unless `--clang-arg` says otherwise),
-`.f90` / `.f` / ... (flang-new-19, `--flang-arg`) and `.rs` (rustc, `--rustc-arg`); see
-xenzyme/frontend/fortran.py and rust.py for the flags each compiler gets.
-Targets: `mlir` (default), `llvm` (LLVM IR text), `obj` (a native object; `obj{cpu=native}`).
+`.c` / `.cpp` / `.cc` / `.cxx` / `.cu` (through clang-19, -O2 unless `--clang-arg` says otherwise;
+CUDA as device code, see xenzyme/frontend/clang.py), `.f90` / `.f` / ... (flang-new-19,
+`--flang-arg`) and `.rs` (rustc, `--rustc-arg`); see xenzyme/frontend/fortran.py and rust.py
+for the flags each compiler gets.
+Targets: `mlir` (default), `llvm` (LLVM IR text), `obj` (a native object; `obj{cpu=native}`),
+`ptx{arch=sm_90}` (PTX of CUDA device code) and `cubin{arch=sm_90}` (assembled by ptxas).
 
 `--load-rules FILE` runs a Python file registering derivative rules for functions of the
 program (`@xenzyme.derivative`, xenzyme/rules/registry.py) before any pass.
@@ -45,7 +47,7 @@ from xenzyme.diagnostics import SourceLocation, XenzymeError
 
 PROG = "xenzyme-opt"
 _LLVM_FRONTENDS = ("ll", "bc")
-_C_FRONTENDS = ("c", "cpp", "cc", "cxx")
+_C_FRONTENDS = ("c", "cpp", "cc", "cxx", "cu")
 _FORTRAN_FRONTENDS = ("f90", "f95", "f03", "f08", "f", "for", "F90", "F")
 _RUST_FRONTENDS = ("rs",)
 _SOURCE_FRONTENDS = _C_FRONTENDS + _FORTRAN_FRONTENDS + _RUST_FRONTENDS
@@ -88,6 +90,45 @@ class ObjectTarget(Target):
         return object_code(export_module(module), cpu=self.cpu, opt=self.opt)
 
 
+@dataclass(frozen=True)
+class PTXTarget(Target):
+    """`-t ptx{arch=sm_90}`: PTX of an NVPTX module (CUDA device code), libdevice linked."""
+
+    name = "ptx"
+    arch: str = "sm_90"
+    opt: int = 2
+
+    def __post_init__(self) -> None:
+        from xenzyme.backend.ptx import check_arch
+
+        check_arch(self.arch)
+        if self.opt not in (0, 1, 2, 3):
+            raise XenzymeError(f"{self.name}: opt must be 0, 1, 2 or 3 (got {self.opt})")
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        from xenzyme.backend.ptx import module_ptx
+
+        output.write(module_ptx(module, self.arch, self.opt))
+
+
+@dataclass(frozen=True)
+class CubinTarget(PTXTarget):
+    """`-t cubin{arch=sm_90}`: the PTX assembled by the CUDA toolkit's ptxas (bytes)."""
+
+    name = "cubin"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        raise AssertionError("cubin output is written as bytes by XenzymeOptMain")
+
+    def emit_bytes(self, module: ModuleOp) -> bytes:
+        from xenzyme.backend.ptx import assemble_cubin, module_ptx
+
+        return assemble_cubin(module_ptx(module, self.arch, self.opt), self.arch)
+
+
+_BINARY_TARGETS = {"obj": ObjectTarget, "cubin": CubinTarget}
+
+
 class XenzymeOptMain(xDSLOptMain):
     version_format: ClassVar[str] = "xenzyme-opt (xenzyme 0.1.0, xdsl {xdsl_version})"
 
@@ -106,6 +147,8 @@ class XenzymeOptMain(xDSLOptMain):
         super().register_all_targets()
         self.available_targets["llvm"] = lambda: LLVMIRTarget
         self.available_targets["obj"] = lambda: ObjectTarget
+        self.available_targets["ptx"] = lambda: PTXTarget
+        self.available_targets["cubin"] = lambda: CubinTarget
 
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
@@ -227,15 +270,15 @@ class XenzymeOptMain(xDSLOptMain):
         return ext in _LLVM_FRONTENDS + _SOURCE_FRONTENDS
 
     def prepare_output(self) -> IO[str]:
-        if parse_spec(self.args.target).name == "obj":
+        if parse_spec(self.args.target).name in _BINARY_TARGETS:
             return StringIO()  # bytes are written by output_resulting_program
         return super().prepare_output()
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         spec = parse_spec(self.args.target)
-        if spec.name != "obj":
+        if spec.name not in _BINARY_TARGETS:
             return super().output_resulting_program(prog)
-        data = ObjectTarget.from_spec(spec).emit_bytes(prog)
+        data = _BINARY_TARGETS[spec.name].from_spec(spec).emit_bytes(prog)
         if self.args.output_file is None:
             sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()
@@ -254,7 +297,7 @@ def _report_bad_targets(arg_parser: argparse.ArgumentParser) -> None:
             m = re.search(r"invalid choice: '([^']*)'", message)
             raise XenzymeError(
                 f"unknown target '{m.group(1) if m else message}'",
-                notes=["available targets include llvm (LLVM IR), obj (a native object) and mlir"],
+                notes=["available targets include llvm (LLVM IR), obj (a native object), ptx, cubin and mlir"],
             )
         usage_error(message)
 

@@ -1,4 +1,4 @@
-"""Dialects: the extended `llvm` dialect and xenzyme's own (`autodiff`, `par`).
+"""Dialects: the extended `llvm` and `gpu` dialects and xenzyme's own (`autodiff`, `par`).
 
 `get_all_dialects` is a lazy registry, name -> loader, as in xDSL: nothing is imported until a
 dialect is used.  `make_context` gives a Context with xDSL's dialects and ours, where `llvm` is
@@ -31,9 +31,15 @@ def _par() -> Dialect:
     return PAR
 
 
+def _gpu() -> Dialect:
+    from xenzyme.dialects.gpu import GPU
+
+    return GPU
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """xenzyme's dialects (they take precedence over xDSL's of the same name)."""
-    return {"llvm": _llvm, "autodiff": _autodiff, "par": _par}
+    return {"llvm": _llvm, "autodiff": _autodiff, "par": _par, "gpu": _gpu}
 
 
 def register_dialects(ctx: Context) -> None:

@@ -109,6 +109,13 @@ GEP_NUSW = 2
 GEP_NUW = 4
 """Bits of `noWrapFlags` on `llvm.getelementptr` (`inbounds` is its own unit property)."""
 
+GPU_CALLING_CONVS = ("ptx_kernel", "ptx_device", "amdgpu_kernel")
+"""Calling conventions of GPU code that xDSL's list lacks.  LLVM 22 marks an NVPTX kernel with
+`ptx_kernel` (it turns clang-19's `!nvvm.annotations` into it when it reads the IR), so the
+convention is what tells a kernel from a device function; xDSL's `CallingConventionAttr`
+verifier and parser consult `LLVM_CALLING_CONVS`, which therefore gets them."""
+xllvm.LLVM_CALLING_CONVS.update(GPU_CALLING_CONVS)
+
 
 # ---------------------------------------------------------------------------------------------
 # Types

@@ -1,7 +1,13 @@
-"""C, C++ (and CUDA) sources -> LLVM IR text with clang-19.
+"""C, C++ and CUDA sources -> LLVM IR text with clang-19.
 
 A source with `#pragma omp` directives is compiled with `-fopenmp` (unless the flags given
 mention `-fopenmp...` or `-fno-openmp` themselves): the pragmas are what the program means.
+
+CUDA (`.cu`) is compiled for the device only (`--cuda-device-only`, NVPTX IR for sm_90 unless
+a `--cuda-gpu-arch` flag says otherwise), without the CUDA toolkit's headers and libdevice
+(which clang-19 cannot use with CUDA 13), and with xenzyme's prelude (`cuda/cuda_prelude.h`, shipped
+in this package) included first: it defines CUDA's keywords, builtin variables, math functions
+(as calls to libdevice's `__nv_*` declarations) and atomic functions.
 """
 
 from __future__ import annotations
@@ -37,6 +43,22 @@ def with_openmp(source: str, flags: Sequence[str]) -> list[str]:
     return flags
 
 
+CUDA_ARCH = "sm_90"
+"""The GPU architecture .cu files are compiled for unless the flags name another."""
+
+CUDA_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cuda")
+"""xenzyme's CUDA headers: the prelude, and a stand-in for a toolkit header clang's include."""
+
+
+def cuda_flags(flags: Sequence[str]) -> list[str]:
+    """clang's flags for CUDA device code, before the user's own."""
+    out = ["--cuda-device-only", "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
+           "-isystem", CUDA_INCLUDE, "-include", os.path.join(CUDA_INCLUDE, "cuda_prelude.h")]  # fmt: skip
+    if not any(f.startswith("--cuda-gpu-arch") or f.startswith("--offload-arch") for f in flags):
+        out.append(f"--cuda-gpu-arch={CUDA_ARCH}")
+    return out
+
+
 def find_clang() -> str:
     for c in (os.environ.get("XENZYME_CLANG"), *_CANDIDATES):
         if c and (path := shutil.which(c)):
@@ -65,7 +87,8 @@ def compile_to_llvm_ir(
             with open(src, "w") as f:
                 f.write(source)
         directory = os.path.dirname(os.path.abspath(filename))
-        cmd = [find_clang(), "-x", lang, "-S", "-emit-llvm", "-I", directory, *flags, src, "-o", out]
+        extra = cuda_flags(flags) if lang == "cuda" else []
+        cmd = [find_clang(), "-x", lang, "-S", "-emit-llvm", "-I", directory, *extra, *flags, src, "-o", out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             msg = proc.stderr.replace(src, filename).strip()
@@ -74,7 +97,8 @@ def compile_to_llvm_ir(
                 f"clang failed on {filename}: {first}", notes=msg.splitlines()[1:6]
             )
         with open(out) as f:
-            return f.read()
+            text = f.read()
+        return text if src == filename else text.replace(src, filename)  # (the temporary file's name)
 
 
 def _same_file_content(path: str, source: str) -> bool:

@@ -17,7 +17,8 @@ deciding for certain where it applies:
    neither starts a line of C;
 5. anything else -> C or C++.
 
-C++ is told from C by constructs C does not have (`namespace`, `template <`, `extern "C"`,
+CUDA is told from C++ by its function qualifiers (`__global__`, `__device__`); C++ from C by
+constructs C does not have (`namespace`, `template <`, `extern "C"`,
 `std::`, `class X {`, `#include <vector>`, ...); text with none of them is C.
 """
 
@@ -26,7 +27,7 @@ from __future__ import annotations
 import re
 
 SUFFIXES = {
-    ".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".ll": "llvm", ".mlir": "mlir", ".rs": "rust",
+    ".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda", ".ll": "llvm", ".mlir": "mlir", ".rs": "rust",
     **{s: "fortran" for s in (".f90", ".f95", ".f03", ".f08", ".f", ".for", ".F90", ".F")},
 }  # fmt: skip
 """Languages by file suffix (`.bc`, bitcode, is bytes and read as such)."""
@@ -55,6 +56,7 @@ _FORTRAN_UNIT = re.compile(
     r"(?:\s*\(\s*\w+\s*\))?\s+)?function\s+\w+\s*\(",
     re.M | re.I,
 )
+_CUDA = re.compile(r"\b__(global|device)__\b")
 _CXX = re.compile(
     r"\bnamespace\b|\btemplate\s*<|\bextern\s+\"C(\+\+)?\"|\bstd::|\bclass\s+\w+\s*[:{]|\btypename\b"
     r"|\bnullptr\b|\busing\s+(namespace\b|\w+\s*=)|\b(public|private|protected)\s*:|\boperator\s*\S+\s*\("
@@ -64,7 +66,7 @@ _CXX = re.compile(
 
 
 def guess_language(text: str) -> str:
-    """"c", "c++", "fortran", "rust", "llvm" or "mlir" for program text, by the rules of the
+    """"c", "c++", "cuda", "fortran", "rust", "llvm" or "mlir" for program text, by the rules of the
     module docstring."""
     if _PREPROCESSOR.search(text):
         return _c_or_cxx(text)
@@ -81,7 +83,10 @@ def guess_language(text: str) -> str:
 
 
 def _c_or_cxx(text: str) -> str:
-    return "c++" if _CXX.search(_without_comments_and_strings(text)) else "c"
+    code = _without_comments_and_strings(text)
+    if _CUDA.search(code):
+        return "cuda"
+    return "c++" if _CXX.search(code) else "c"
 
 
 _COMMENT_OR_STRING = re.compile(r"//[^\n]*|/\*.*?\*/|'(\\.|[^'\\\n])*'|\"(\\.|[^\"\\\n])*\"", re.S)

@@ -49,6 +49,18 @@ def _lower_par() -> type[ModulePass]:
     return LowerParPass
 
 
+def _raise_nvvm() -> type[ModulePass]:
+    from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
+
+    return RaiseNVVMPass
+
+
+def _lower_gpu() -> type[ModulePass]:
+    from xenzyme.transforms.lower_gpu import LowerGPUPass
+
+    return LowerGPUPass
+
+
 def _enzyme() -> type[ModulePass]:
     from xenzyme.transforms.enzyme import EnzymePass
 
@@ -71,6 +83,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "reverse-diff": _reverse_diff,
         "lower-autodiff": _lower_autodiff,
         "forward-diff": _forward_diff,
+        "raise-nvvm": _raise_nvvm,
+        "lower-gpu": _lower_gpu,
         "enzyme": _enzyme,
         "print-activity": _print_activity,
     }

@@ -4,9 +4,11 @@
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
     raise-openmp                                OpenMP runtime calls -> par ops
+    raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
     reverse-diff                                generate and call the gradient functions
     lower-autodiff                              caches and accumulations -> llvm ops
     forward-diff                                generate and call the tangent functions
+    lower-gpu{target=gpu}                       (GPU code) the gpu layer -> NVVM, or host code
     lower-par                                   par ops -> libomp calls
     llvm-opt{level=postopt}                     clean up and optimise the result
 
@@ -24,6 +26,15 @@ differentiate the unoptimised program (the ablation the benchmarks report); `min
 each needed value as it is instead of choosing the caches by a minimum cut;
 `enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
 keeping them for the next call.
+
+GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
+before differentiation, so that derivatives see kernels, barriers and thread ids rather than
+NVVM intrinsics; its adjoint updates of memory are made atomic (threads may add into the same
+shadow element: xenzyme/transforms/gpu_adjoints.py), and its caches are freed at each return
+(no pools: thousands of threads run a kernel at once); and it is lowered after differentiation: `gpu=nvvm` (the default) keeps the module NVPTX code,
+for `-t ptx` / `-t cubin`; `gpu=cpu` turns each kernel into a host function running the grid
+(xenzyme/transforms/gpu_to_cpu.py), for `-t obj`, `-t llvm` and the JIT.  Other modules skip
+both steps.
 """
 
 from __future__ import annotations
@@ -37,10 +48,13 @@ from xdsl.passes import ModulePass
 from xenzyme.analysis.hints import keep_hinted_calls
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.transforms.forward_diff import ForwardDiffPass
+from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
 from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
 from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
@@ -56,12 +70,17 @@ class EnzymePass(ModulePass):
     mincut: int = 1
     reuse_caches: bool = True
     """Keep cache buffers between calls (lower-autodiff's pools)."""
+    gpu: str = "nvvm"
+    """How GPU kernels are lowered: `nvvm` (for PTX) or `cpu` (host functions)."""
 
     def __post_init__(self) -> None:
         """Reject a bad level when the pipeline is read, before any input is."""
         if self.mincut not in (0, 1):
             raise XenzymeError(f"enzyme: mincut must be 0 or 1 (got {self.mincut})",
                                notes=["for example -p 'enzyme{mincut=0}' (cache each needed value as it is)"])  # fmt: skip
+        if self.gpu not in TARGETS:
+            raise XenzymeError(f"enzyme: gpu must be nvvm or cpu (got {self.gpu})",
+                               notes=["for example -p 'enzyme{gpu=cpu}' (kernels as host functions)"])  # fmt: skip
         for opt, value in (("preopt", self.preopt), ("postopt", self.postopt)):
             if value not in (0, 1, 2, 3):
                 raise XenzymeError(
@@ -70,6 +89,11 @@ class EnzymePass(ModulePass):
                 )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.differentiate(ctx, op)
+        self.lower(ctx, op)
+
+    def differentiate(self, ctx: Context, op: ModuleOp) -> None:
+        """The pipeline up to the derivatives, lowered but for the gpu layer."""
         strip_optnone(op)
         keep_hinted_calls(op)
         keep_outlined_regions(op)
@@ -77,9 +101,19 @@ class EnzymePass(ModulePass):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
+        gpu_code = is_gpu_module(op)
+        if gpu_code:
+            RaiseNVVMPass().apply(ctx, op)
         ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
-        LowerAutodiffPass(self.reuse_caches).apply(ctx, op)
+        if gpu_code:
+            make_adjoint_updates_atomic(op)
+        LowerAutodiffPass(self.reuse_caches and not gpu_code).apply(ctx, op)
         ForwardDiffPass().apply(ctx, op)
+
+    def lower(self, ctx: Context, op: ModuleOp) -> None:
+        """The rest: the gpu layer lowered for its target, and LLVM's optimiser."""
+        if is_gpu_module(op):
+            LowerGPUPass(self.gpu).apply(ctx, op)
         LowerParPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)

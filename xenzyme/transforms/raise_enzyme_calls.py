@@ -4,7 +4,8 @@
       ==>
     %r = autodiff.autodiff @f(%x, %dx, %y) activity [dup, active] ret active : (...) -> f64
 
-A call to a function whose name contains `__enzyme_autodiff` is a request: the first
+A call to a function whose name contains `__enzyme_autodiff` is a request (so C++ and CUDA's
+mangled `_Z17__enzyme_autodiffPvz` is one too): the first
 argument is the function to differentiate (after an `sret` pointer, when the result comes back
 through one) -- its address, or that address in any form frontends pass it: cast to an integer
 (Rust's `f as usize`, a `ptrtoint` constant expression or instruction) and back, bitcast or
@@ -129,10 +130,15 @@ LATER_MARKERS = {
 
 
 def marker_name(v: SSAValue) -> str | None:
-    """`enzyme_dup` for `load @enzyme_dup` or `metadata !"enzyme_dup"`; None otherwise."""
+    """`enzyme_dup` for `load @enzyme_dup` or `metadata !"enzyme_dup"`; None otherwise.
+
+    In CUDA the markers are `__device__` globals, in address space 1: the load is through an
+    `addrspacecast` of their address."""
     op = v.owner
     if isinstance(op, xllvm.LoadOp):
         src = op.ptr.owner
+        while isinstance(src, ext.AddrSpaceCastOp):
+            src = src.arg.owner
         if isinstance(src, xllvm.AddressOfOp):
             name = src.global_name.string_value()
             if name.startswith("enzyme_"):

@@ -1,0 +1,1 @@
+__global__ void k(float *x) { x[threadIdx.x] = undeclared_thing; }
