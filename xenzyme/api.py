@@ -13,7 +13,6 @@ Derivative rules for functions of one's own: `xenzyme.derivative` (xenzyme/rules
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,7 +22,6 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from xenzyme.analysis.hints import keep_hinted_calls
 from xenzyme.analysis.signature import Parameter, signature
 from xenzyme.backend.arguments import Arguments, Slot
 from xenzyme.backend.jit import JITModule
@@ -37,7 +35,7 @@ from xenzyme.frontend.language import SUFFIXES, guess_language
 from xenzyme.frontend.llvm_import import import_llvm_ir
 from xenzyme.frontend.rust import load_rust
 from xenzyme.frontend.rust import load_runtime as load_rust_runtime
-from xenzyme.rules.registry import derivative, load_rules
+from xenzyme.rules.registry import derivative, load_rules  # noqa: F401 (the public API)
 from xenzyme.transforms import get_available_passes
 
 _CONTEXT: Context | None = None
@@ -449,7 +447,7 @@ def _prepare(
     activities, parameters)."""
     from xdsl.dialects import llvm as xllvm
 
-    from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
+    from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
 
     module = _module(source, flags)
     fn = _find_function(module, function)

@@ -339,8 +339,10 @@ class _GPUImage:
 
     def __init__(self, driver: _Driver, module: ModuleOp):
         from xenzyme.backend.ptx import assemble_cubin, find_ptxas, module_ptx
+        from xenzyme.transforms.lower_gpu import prepare_for_ptx
 
         self.driver = driver
+        prepare_for_ptx(module)
         ptx = module_ptx(module)
         try:
             find_ptxas()

@@ -14,9 +14,8 @@ need a clang that knows them; these survive plain clang):
     void *__enzyme_function_like[] = {fn, "log1p"};   // differentiate fn as libm's log1p
     void *__enzyme_inactivefn[] = {fn, ...};          // fn has no derivative
 
-Reading them is an analysis: passes ask `Hints.of(module)` and decide what to do.  The one
-rewrite here, `keep_hinted_calls`, runs before LLVM's optimiser, which would otherwise inline
-the functions the hints are about (and those given a rule with `xenzyme.derivative`).
+Reading them is an analysis: passes ask `Hints.of(module)` and decide what to do (the rewrite
+that keeps the hinted functions from being inlined is `transforms.llvm_opt.keep_hinted_calls`).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
@@ -106,18 +105,3 @@ def _string(g: Operation | None) -> str | None:
     if isinstance(value, StringAttr):
         return value.data.rstrip("\x00")
     return None
-
-
-def keep_hinted_calls(module: ModuleOp) -> None:
-    """Mark the functions hints are about, and those with a derivative rule registered from
-    Python, `noinline`, so that their calls stay calls."""
-    from xenzyme.rules.registry import RULES
-
-    names = Hints.of(module).functions | set(RULES)
-    for op in module.ops:
-        if isinstance(op, xllvm.FuncOp) and op.sym_name.data in names and op.body.blocks:
-            words = list(op.passthrough.data) if op.passthrough is not None else []
-            kept = [a for a in words if not (isinstance(a, StringAttr) and a.data == "alwaysinline")]
-            if not any(isinstance(a, StringAttr) and a.data == "noinline" for a in kept):
-                kept.append(StringAttr("noinline"))
-            op.properties["passthrough"] = ArrayAttr(kept)

@@ -79,7 +79,7 @@ class Parameter:
 
 def llvm_spelling(t: Attribute) -> str:
     """A type as LLVM IR writes it (`double`, `ptr`, `i32`), for messages."""
-    from xenzyme.backend.llvm_export import TypePrinter
+    from xenzyme.llvm_text import TypePrinter
     from xenzyme.diagnostics import XenzymeError
 
     try:

@@ -46,25 +46,11 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.llvm_text import _PLAIN_NAME, TypePrinter, escape, float_literal, local_name
 
 # ---------------------------------------------------------------------------------------------
 # Names, types, literals
 # ---------------------------------------------------------------------------------------------
-
-_PLAIN_NAME = re.compile(r"^[-a-zA-Z$._][-a-zA-Z$._0-9]*$")
-
-
-def _escape(s: str) -> str:
-    """Escape a string for LLVM's "..." syntax (one char per byte, latin-1)."""
-    out = []
-    for ch in s:
-        c = ord(ch)
-        if ch == '"' or ch == "\\" or c < 32 or c > 126:
-            out.append(f"\\{c:02X}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
 
 _NUMBERED_GLOBALS: contextvars.ContextVar[bool] = contextvars.ContextVar("numbered", default=False)
 """While a module whose all-digit global names run 0, 1, ... is printed: print them as `@N`."""
@@ -80,183 +66,12 @@ def global_name(name: str) -> str:
         return "@" + name
     if name.isdigit() and _NUMBERED_GLOBALS.get():
         return "@" + name
-    return f'@"{_escape(name)}"'
-
-
-def local_name(name: str) -> str:
-    """`%name`, quoted when needed; an all-digit name is LLVM's numbered (unnamed) value."""
-    if _PLAIN_NAME.match(name) or name.isdigit():
-        return "%" + name
-    return f'%"{_escape(name)}"'
+    return f'@"{escape(name)}"'
 
 
 def _label_text(name: str) -> str:
     """A block label as it starts a block (`name:`), quoted when needed."""
     return local_name(name)[1:]
-
-
-_SCALAR_NAMES: dict[type, str] = {
-    Float16Type: "half",
-    BFloat16Type: "bfloat",
-    Float32Type: "float",
-    Float64Type: "double",
-    Float80Type: "x86_fp80",
-    Float128Type: "fp128",
-}
-
-
-class TypePrinter:
-    """Prints types, remembering named structs so that their definitions can be emitted."""
-
-    def __init__(self) -> None:
-        self.cache: dict[Attribute, str] = {}
-        self.named: dict[str, Attribute] = {}
-
-    def __call__(self, t: Attribute) -> str:
-        s = self.cache.get(t)
-        if s is None:
-            s = self.cache[t] = self._print(t)
-        return s
-
-    def _print(self, t: Attribute) -> str:
-        if isinstance(t, IntegerType):
-            return f"i{t.width.data}"
-        if (s := _SCALAR_NAMES.get(type(t))) is not None:
-            return s
-        if isinstance(t, ext.LLVMPointerType):
-            if isinstance(t.addr_space, IntAttr) and t.addr_space.data:
-                return f"ptr addrspace({t.addr_space.data})"
-            return "ptr"
-        if isinstance(t, VectorType):
-            shape = t.get_shape()
-            if len(shape) != 1:
-                raise XenzymeError(f"cannot export multi-dimensional vector type {t}")
-            return f"<{shape[0]} x {self(t.element_type)}>"
-        if isinstance(t, ext.LLVMArrayType):
-            return f"[{t.size.data} x {self(t.type)}]"
-        if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
-            body = ", ".join(self(m) for m in t.types.data)
-            packed = isinstance(t, ext.LLVMPackedStructType)
-            literal = ("<{ " + body + " }>" if body else "<{}>") if packed else (
-                "{ " + body + " }" if body else "{}"
-            )
-            if t.struct_name.data:
-                self.named.setdefault(t.struct_name.data, t)
-                return local_name(t.struct_name.data)
-            return literal
-        if isinstance(t, ext.LLVMOpaqueStructType):
-            self.named.setdefault(t.struct_name.data, t)
-            return local_name(t.struct_name.data)
-        if isinstance(t, ext.LLVMVoidType):
-            return "void"
-        if isinstance(t, ext.LLVMFunctionType):
-            params = [self(p) for p in t.inputs.data]
-            if t.is_variadic:
-                params.append("...")
-            return f"{self(t.output)} ({', '.join(params)})"
-        if isinstance(t, ext.LLVMMetadataType):
-            return "metadata"
-        if isinstance(t, ext.LLVMTokenType):
-            return "token"
-        raise XenzymeError(f"cannot export type {t} to LLVM IR")
-
-    def definitions(self) -> list[str]:
-        """`%name = type {...}` for every named struct printed so far (and those they use)."""
-        out: list[str] = []
-        done: set[str] = set()
-        while len(done) < len(self.named):
-            for name, t in list(self.named.items()):
-                if name in done:
-                    continue
-                done.add(name)
-                if isinstance(t, ext.LLVMOpaqueStructType):
-                    out.append(f"{local_name(name)} = type opaque")
-                    continue
-                assert isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType)
-                body = ", ".join(self(m) for m in t.types.data)
-                if isinstance(t, ext.LLVMPackedStructType):
-                    out.append(f"{local_name(name)} = type <{{ {body} }}>" if body else f"{local_name(name)} = type <{{}}>")
-                else:
-                    out.append(f"{local_name(name)} = type {{ {body} }}" if body else f"{local_name(name)} = type {{}}")
-        return out
-
-
-def float_literal(value: float, t: Attribute) -> str:
-    """Exact LLVM spelling of a float constant of type `t`."""
-    if isinstance(t, Float64Type | Float32Type):
-        # As LLVM prints them: six-digit decimal when that is exact, else the bits of the double
-        # with the same value (for floats too).  A float constant is rounded to float first: a
-        # FloatAttr(0.1, f32) holds the double 0.1, which LLVM would reject as a float.
-        if isinstance(t, Float32Type) and math.isfinite(value):
-            try:
-                value = struct.unpack(">f", struct.pack(">f", value))[0]
-            except OverflowError:
-                raise XenzymeError(f"float constant {value!r} is out of range") from None
-        bits = struct.pack(">d", value)
-        if math.isfinite(value):
-            short = f"{value:e}"
-            if struct.pack(">d", float(short)) == bits:
-                return short
-        return "0x%016X" % struct.unpack(">Q", bits)[0]
-    if isinstance(t, Float16Type):
-        return "0xH%04X" % struct.unpack(">H", struct.pack(">e", value))[0]
-    if isinstance(t, BFloat16Type):
-        return "0xR%04X" % (struct.unpack(">I", struct.pack(">f", value))[0] >> 16)
-    if isinstance(t, Float80Type):
-        return "0xK%020X" % _float_to_f80(value)
-    if isinstance(t, Float128Type):
-        bits = _float_to_f128(value)  # LLVM writes the low 64 bits first
-        return "0xL%016X%016X" % (bits & ((1 << 64) - 1), bits >> 64)
-    raise XenzymeError(f"cannot print a float constant of type {t}")
-
-
-def float_bits_of(value: float, t: Attribute) -> tuple[int, int]:
-    """(bits, width) of `value` as a float of type `t`."""
-    if isinstance(t, Float80Type):
-        return _float_to_f80(value), 80
-    if isinstance(t, Float128Type):
-        return _float_to_f128(value), 128
-    if isinstance(t, Float32Type):
-        return struct.unpack(">I", struct.pack(">f", value))[0], 32
-    if isinstance(t, Float16Type):
-        return struct.unpack(">H", struct.pack(">e", value))[0], 16
-    return struct.unpack(">Q", struct.pack(">d", value))[0], 64
-
-
-def _float_to_f80(v: float) -> int:
-    bits = struct.unpack(">Q", struct.pack(">d", v))[0]
-    sign = bits >> 63
-    exp = (bits >> 52) & 0x7FF
-    mant = bits & ((1 << 52) - 1)
-    if exp == 0x7FF:
-        return (sign << 79) | (0x7FFF << 64) | (1 << 63) | (mant << 11)
-    if exp == 0:
-        if mant == 0:
-            return sign << 79
-        # subnormal double: normalise
-        shift = 52 - mant.bit_length() + 1
-        mant <<= shift
-        exp = 1 - shift
-        mant &= (1 << 52) - 1
-    e80 = exp - 1023 + 16383
-    return (sign << 79) | (e80 << 64) | (1 << 63) | (mant << 11)
-
-
-def _float_to_f128(v: float) -> int:
-    bits = struct.unpack(">Q", struct.pack(">d", v))[0]
-    sign = bits >> 63
-    exp = (bits >> 52) & 0x7FF
-    mant = bits & ((1 << 52) - 1)
-    if exp == 0x7FF:
-        return (sign << 127) | (0x7FFF << 112) | (mant << 60)
-    if exp == 0:
-        if mant == 0:
-            return sign << 127
-        shift = 52 - mant.bit_length() + 1
-        mant <<= shift
-        exp = 1 - shift
-        mant &= (1 << 52) - 1
-    return (sign << 127) | ((exp - 1023 + 16383) << 112) | (mant << 60)
 
 
 def int_literal(value: int, t: Attribute) -> str:
@@ -281,7 +96,7 @@ def _param_attrs(d: Attribute | None, types: TypePrinter) -> str:
     parts = []
     for key, val in d.data.items():
         if not key.startswith("llvm."):
-            parts.append(f'"{_escape(key)}"' + (f'="{_escape(val.data)}"' if isinstance(val, StringAttr) and val.data else ""))
+            parts.append(f'"{escape(key)}"' + (f'="{escape(val.data)}"' if isinstance(val, StringAttr) and val.data else ""))
             continue
         kind = key[5:]
         if isinstance(val, UnitAttr):
@@ -307,7 +122,7 @@ def _fn_attrs(passthrough: Attribute | None) -> str:
         elif isinstance(a, ArrayAttr) and len(a.data) == 2:
             k, v = a.data
             assert isinstance(k, StringAttr) and isinstance(v, StringAttr)
-            parts.append(f'"{_escape(k.data)}"' + (f'="{_escape(v.data)}"' if v.data else ""))
+            parts.append(f'"{escape(k.data)}"' + (f'="{escape(v.data)}"' if v.data else ""))
         else:
             raise XenzymeError(f"cannot export function attribute {a}")
     return " ".join(parts)
@@ -359,7 +174,7 @@ _ORDERING = xllvm.ATOMIC_ORDERING_KEYWORDS
 
 def export_module(module: ModuleOp) -> str:
     """The module as LLVM IR text (LLVM 22 syntax)."""
-    from xenzyme.frontend.llvm_import import paused_gc
+    from xenzyme.llvm_binding import paused_gc
 
     with paused_gc():
         token = _NUMBERED_GLOBALS.set(_numbering_is_dense(module))
@@ -369,14 +184,15 @@ def export_module(module: ModuleOp) -> str:
             _NUMBERED_GLOBALS.reset(token)
 
 
-def instruction_text(op: Operation) -> str | None:
+def instruction_text(op: Operation, module: ModuleOp | None = None) -> str | None:
     """`op` as LLVM IR prints it (`%m = fmul double %x, %y`), for messages about the program:
-    the user reads LLVM IR (their .ll file, `clang -S -emit-llvm`), not xDSL text.  None where
-    `op` is not an instruction of an exportable function (or printing it fails)."""
+    the user reads LLVM IR (their .ll file, `clang -S -emit-llvm`), not xDSL text.  `module`:
+    where a function not (or no longer) in a module would be (a copy being differentiated).
+    None where `op` is not an instruction of an exportable function (or printing it fails)."""
     fn = op.parent_op()
     while fn is not None and not isinstance(fn, xllvm.FuncOp):
         fn = fn.parent_op()
-    module = fn.parent_op() if fn is not None else None
+    module = (fn.parent_op() or module) if fn is not None else None
     if not isinstance(module, ModuleOp) or not isinstance(fn, xllvm.FuncOp):
         return None
     try:
@@ -431,13 +247,13 @@ class ModuleWriter:
                 )
         head: list[str] = []
         if isinstance(s := attrs.get("llvm.source_filename"), StringAttr):
-            head.append(f'source_filename = "{_escape(s.data)}"')
+            head.append(f'source_filename = "{escape(s.data)}"')
         if isinstance(s := attrs.get("llvm.data_layout"), StringAttr):
             head.append(f'target datalayout = "{s.data}"')
         if isinstance(s := attrs.get("llvm.target_triple"), StringAttr):
             head.append(f'target triple = "{s.data}"')
         if isinstance(a := attrs.get("llvm.module_asm"), ArrayAttr):
-            head += [f'module asm "{_escape(x.data)}"' for x in a.data if isinstance(x, StringAttr)]
+            head += [f'module asm "{escape(x.data)}"' for x in a.data if isinstance(x, StringAttr)]
         if isinstance(c := attrs.get("llvm.comdats"), DictionaryAttr):
             for name, kind in c.data.items():
                 assert isinstance(kind, StringAttr)
@@ -472,9 +288,9 @@ class ModuleWriter:
             raise XenzymeError(f"global @{op.sym_name.data} with {linkage} linkage has no initializer")
         text = " ".join(words)
         if op.section is not None:
-            text += f', section "{_escape(op.section.data)}"'
+            text += f', section "{escape(op.section.data)}"'
         if isinstance(p := op.attributes.get("partition"), StringAttr):
-            text += f', partition "{_escape(p.data)}"'
+            text += f', partition "{escape(p.data)}"'
         if isinstance(c := op.attributes.get("comdat"), StringAttr):
             text += ", comdat" if c.data == op.sym_name.data else f", comdat(${_comdat_name(c.data)})"
         if op.alignment is not None:
@@ -499,7 +315,7 @@ class ModuleWriter:
         if isinstance(v, FloatAttr):
             return float_literal(v.value.data, t)
         if isinstance(v, StringAttr):
-            return f'c"{_escape(v.data)}"'
+            return f'c"{escape(v.data)}"'
         if isinstance(v, DenseIntOrFPElementsAttr):
             values = list(v.get_values())
             return _dense_literal(t, values, self.types)
@@ -535,7 +351,7 @@ class ModuleWriter:
 
 
 def _comdat_name(name: str) -> str:
-    return name if _PLAIN_NAME.match(name) else f'"{_escape(name)}"'
+    return name if _PLAIN_NAME.match(name) else f'"{escape(name)}"'
 
 
 _VIS = {1: "hidden", 2: "protected"}
@@ -1082,13 +898,13 @@ class FunctionWriter:
         if fa:
             head += " " + fa
         if isinstance(s := props.get("section"), StringAttr):
-            head += f' section "{_escape(s.data)}"'
+            head += f' section "{escape(s.data)}"'
         if isinstance(c := props.get("comdat"), StringAttr):
             head += " comdat" if c.data == fn.sym_name.data else f" comdat(${_comdat_name(c.data)})"
         if isinstance(a := props.get("alignment"), IntegerAttr):
             head += f" align {a.value.data}"
         if isinstance(g := props.get("gc"), StringAttr):
-            head += f' gc "{_escape(g.data)}"'
+            head += f' gc "{escape(g.data)}"'
         for key in ("prefix", "prologue", "personality"):
             if isinstance(sym := props.get(key), SymbolRefAttr):
                 head += f" {key} ptr {global_name(sym.string_value())}"
@@ -1280,7 +1096,7 @@ class FunctionWriter:
         if not ordering:
             return "", ""
         scope = op.attributes.get("syncscope")
-        s = f' syncscope("{_escape(scope.data)}")' if isinstance(scope, StringAttr) else ""
+        s = f' syncscope("{escape(scope.data)}")' if isinstance(scope, StringAttr) else ""
         return "atomic ", f"{s} {_ORDERING[ordering]}"
 
     def _load(self, op: xllvm.LoadOp) -> None:
@@ -1337,7 +1153,7 @@ class FunctionWriter:
 
     def _atomicrmw(self, op: ext.AtomicRMWOp) -> None:
         vol = "volatile " if op.volatile_ is not None else ""
-        scope = f' syncscope("{_escape(op.syncscope.data)}")' if op.syncscope is not None else ""
+        scope = f' syncscope("{escape(op.syncscope.data)}")' if op.syncscope is not None else ""
         text = f"atomicrmw {vol}{op.bin_op.data} {self.typed(op.ptr)}, {self.typed(op.val)}{scope} {op.ordering.data}"
         if op.alignment is not None:
             text += f", align {op.alignment.value.data}"
@@ -1345,7 +1161,7 @@ class FunctionWriter:
 
     def _cmpxchg(self, op: ext.CmpXchgOp) -> None:
         words = ("weak " if op.weak is not None else "") + ("volatile " if op.volatile_ is not None else "")
-        scope = f' syncscope("{_escape(op.syncscope.data)}")' if op.syncscope is not None else ""
+        scope = f' syncscope("{escape(op.syncscope.data)}")' if op.syncscope is not None else ""
         text = (
             f"cmpxchg {words}{self.typed(op.ptr)}, {self.typed(op.cmp)}, {self.typed(op.new)}{scope} "
             f"{op.success_ordering.data} {op.failure_ordering.data}"
@@ -1355,7 +1171,7 @@ class FunctionWriter:
         self._emit(op, text)
 
     def _fence(self, op: ext.FenceOp) -> None:
-        scope = f'syncscope("{_escape(op.syncscope.data)}") ' if op.syncscope is not None else ""
+        scope = f'syncscope("{escape(op.syncscope.data)}") ' if op.syncscope is not None else ""
         self._emit(op, f"fence {scope}{op.ordering.data}")
 
     def _landingpad(self, op: ext.LandingPadOp) -> None:
@@ -1453,7 +1269,7 @@ class FunctionWriter:
         if "unwind" in op.attributes:
             words.append("unwind")
         asm = " ".join(["asm", *words])
-        text += f'{rtype} {asm} "{_escape(op.asm_string.data)}", "{_escape(op.constraints.data)}"'
+        text += f'{rtype} {asm} "{escape(op.asm_string.data)}", "{escape(op.constraints.data)}"'
         text += f"({self._call_args(op, list(op.operands_))}){self._call_suffix(op)}"
         self._emit(op, text)
 

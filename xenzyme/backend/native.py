@@ -8,7 +8,6 @@ assertions).
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import pickle
 from collections.abc import Callable, Iterator
@@ -17,22 +16,7 @@ from typing import Any
 import llvmlite.binding as llb
 
 from xenzyme.diagnostics import XenzymeError
-
-
-@functools.cache
-def initialize() -> None:
-    """Set LLVM up once per process.
-
-    Parsing a module that carries debug info makes LLVM verify it on the spot and abort the
-    process (`Broken module found, compilation aborted!`) when anything is wrong; with the
-    debug-info auto-upgrade off, the module is verified by `ModuleRef.verify` instead, which
-    raises.
-    """
-    llb.initialize_native_target()
-    llb.initialize_native_asmprinter()
-    llb.initialize_all_targets()
-    llb.initialize_all_asmprinters()
-    llb.set_option("xenzyme", "-disable-auto-upgrade-debug-info")
+from xenzyme.llvm_binding import initialize, release
 
 
 def parse_verified(
@@ -60,19 +44,6 @@ def parse_verified(
             notes=["please report this with the input; `-t llvm --disable-verify` shows the text"],
         ) from None
     return module
-
-
-def release(module: llb.ModuleRef) -> None:
-    """Free `module`, then its LLVM context (unless that is the global one), in that order.
-
-    Left to Python, a module and its context may be finalized in either order when they end up
-    in a reference cycle (an exception's traceback is enough), and a context freed first takes
-    the module with it: the module's own finalizer then crashes the process.
-    """
-    context = getattr(module, "_context", None)
-    module.close()
-    if context is not None and not isinstance(context, llb.GlobalContextRef):
-        context.close()
 
 
 @contextlib.contextmanager
@@ -186,14 +157,14 @@ def target_machine(
     """A target machine for `triple` (host by default); `cpu="native"` uses the host CPU.
 
     For NVPTX, "generic" (which it does not know) means the architecture CUDA code is compiled
-    for (`frontend.clang.CUDA_ARCH`)."""
+    for (`dialects.gpu.DEFAULT_ARCH`)."""
     initialize()
     triple = triple or llb.get_default_triple()
     features = ""
     if triple.startswith("nvptx") and cpu == "generic":
-        from xenzyme.frontend.clang import CUDA_ARCH
+        from xenzyme.dialects.gpu import DEFAULT_ARCH
 
-        cpu = CUDA_ARCH
+        cpu = DEFAULT_ARCH
     if cpu == "native":
         cpu = llb.get_host_cpu_name()
         features = llb.get_host_cpu_features().flatten()

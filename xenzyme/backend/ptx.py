@@ -129,18 +129,10 @@ def _emit_ptx(text: str, arch: str, libdevice: str | None, opt: int, log: int) -
 
 
 def module_ptx(module, arch: str = "sm_90", opt: int = 2) -> str:
-    """PTX for an xDSL module.  What is left of the gpu layer is lowered to NVVM first, and math
-    NVPTX cannot select (`llvm.sin.f64`, ...) becomes libdevice calls (`lower-gpu{target=nvvm}`
-    does both; input that never went through it, a `.ll` file, gets them here)."""
+    """PTX for an xDSL module in NVVM form (`lower-gpu{target=nvvm}`, or
+    `xenzyme.transforms.lower_gpu.prepare_for_ptx` for input that never went through it)."""
     from xenzyme.backend.llvm_export import export_module
-    from xenzyme.dialects import gpu
-    from xenzyme.transforms.gpu_math import math_to_libdevice
-    from xenzyme.transforms.lower_gpu import is_gpu_module, lower_to_nvvm
 
-    if any(isinstance(op, gpu.BarrierOp | gpu._IdOp) or gpu.KERNEL_ATTR in op.attributes for op in module.walk()):
-        lower_to_nvvm(module)
-    elif is_gpu_module(module):
-        math_to_libdevice(module)
     return emit_ptx(export_module(module), arch, opt)
 
 

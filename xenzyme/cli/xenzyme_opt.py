@@ -107,7 +107,9 @@ class PTXTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         from xenzyme.backend.ptx import module_ptx
+        from xenzyme.transforms.lower_gpu import prepare_for_ptx
 
+        prepare_for_ptx(module)
         output.write(module_ptx(module, self.arch, self.opt))
 
 
@@ -122,7 +124,9 @@ class CubinTarget(PTXTarget):
 
     def emit_bytes(self, module: ModuleOp) -> bytes:
         from xenzyme.backend.ptx import assemble_cubin, module_ptx
+        from xenzyme.transforms.lower_gpu import prepare_for_ptx
 
+        prepare_for_ptx(module)
         return assemble_cubin(module_ptx(module, self.arch, self.opt), self.arch)
 
 

@@ -1,8 +1,14 @@
-"""Dialects: the extended `llvm` and `gpu` dialects and xenzyme's own (`autodiff`, `par`).
+"""Dialects: the IR xenzyme reads, writes and differentiates.
+
+    llvm_ext.py   xDSL's `llvm` dialect with what it lacks (switch, atomics, metadata, ...)
+    autodiff.py   derivative requests and the reverse sweep's machinery (caches, accumulation)
+    par.py        the parallel-region layer (OpenMP raised from libomp's calls)
+    gpu.py        the gpu layer (thread ids, barriers, kernels, shared memory)
 
 `get_all_dialects` is a lazy registry, name -> loader, as in xDSL: nothing is imported until a
 dialect is used.  `make_context` gives a Context with xDSL's dialects and ours, where `llvm` is
-xenzyme's extended version.
+xenzyme's extended version.  Dialects decide what the IR can say and check it (verifiers,
+syntax); they import only xDSL and each other, and everything else imports them.
 """
 
 from __future__ import annotations

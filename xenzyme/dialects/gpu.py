@@ -60,6 +60,9 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+DEFAULT_ARCH = "sm_90"
+"""The GPU architecture CUDA code is compiled and emitted for unless a flag names another."""
+
 KERNEL_ATTR = "gpu.kernel"
 """The unit attribute on an `llvm.func` that makes it a kernel."""
 

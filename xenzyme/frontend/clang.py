@@ -43,8 +43,7 @@ def with_openmp(source: str, flags: Sequence[str]) -> list[str]:
     return flags
 
 
-CUDA_ARCH = "sm_90"
-"""The GPU architecture .cu files are compiled for unless the flags name another."""
+from xenzyme.dialects.gpu import DEFAULT_ARCH as CUDA_ARCH  # noqa: E402
 
 CUDA_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cuda")
 """xenzyme's CUDA headers: the prelude, and a stand-in for a toolkit header clang's include."""

@@ -24,9 +24,7 @@ at the user's line and column: see `_SourceMapper` for how canonical lines are m
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import math
 import re
 import struct
@@ -67,11 +65,11 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.ir.core import SSAValues, Use
 from xdsl.irdl import IRDLOperation, OptionalDef
-
 from xdsl.utils.exceptions import VerifyException
 
 from xenzyme.diagnostics import XenzymeError, error_at
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.llvm_binding import paused_gc
 
 # ---------------------------------------------------------------------------------------------
 # LLVM parsing and verification
@@ -81,7 +79,7 @@ _LLVM_DIAG = re.compile(r"<string>:(\d+):(\d+): error: (.*)")
 
 
 def _ensure_llvm() -> None:
-    from xenzyme.backend.native import initialize
+    from xenzyme.llvm_binding import initialize
 
     initialize()
 
@@ -106,7 +104,7 @@ def parse_llvm_module(text: str | bytes, filename: str = "<input>") -> llb.Modul
     try:
         module.verify()
     except RuntimeError as e:
-        from xenzyme.backend.native import release
+        from xenzyme.llvm_binding import release
 
         detail = str(e).strip().splitlines()
         original = text if isinstance(text, str) else None
@@ -212,7 +210,7 @@ def _verifier_position(
 
 def import_llvm_ir(text: str | bytes, filename: str = "<input>") -> ModuleOp:
     """Import LLVM IR text (or bitcode) into an xDSL module of `llvm` ops."""
-    from xenzyme.backend.native import release
+    from xenzyme.llvm_binding import release
 
     module = parse_llvm_module(text, filename)
     try:
@@ -318,24 +316,6 @@ def _function_type(params: tuple[Attribute, ...], ret: Attribute, vararg: bool) 
 @_memo
 def _ptr_type(space: int) -> ext.LLVMPointerType:
     return ext.LLVMPointerType(IntAttr(space)) if space else ext.LLVMPointerType()
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Python's cycle collector off for a while, as it was after.
-
-    Building or printing a module allocates millions of objects and next to no garbage; the
-    collector would rescan the ever larger heap again and again -- about half the time of
-    importing 100k instructions.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _create(
@@ -458,7 +438,7 @@ def _wide_float_bits(tok: str, t: Attribute) -> tuple[int, int]:
     """(bits, width) of a float literal of type `t`, hex as LLVM prints it, or decimal."""
     if tok.lstrip("+-").startswith("0x"):
         return float_bits(tok.lstrip("+-"))
-    from xenzyme.backend.llvm_export import float_bits_of
+    from xenzyme.llvm_text import float_bits_of
 
     return float_bits_of(float(tok), t)
 
@@ -658,7 +638,7 @@ def exact_float(tok: str, t: Attribute) -> float | None:
         return None
     if isinstance(t, Float64Type | Float32Type) or not tok.startswith("0x"):
         return value
-    from xenzyme.backend.llvm_export import float_literal
+    from xenzyme.llvm_text import float_literal
 
     return value if float_literal(value, t) == tok else None
 

@@ -59,6 +59,17 @@ _DIALECT_RULES = {
 _finders: dict[str, Callable[[Operation], OpRule | None] | None] = {}
 
 
+RULELESS_OPS_INACTIVE = ("llvm", "builtin")
+"""Dialects whose ops without a rule compute nothing a derivative flows through (integer
+arithmetic, comparisons, addresses): elsewhere an op without a rule that takes or makes values
+carrying derivatives is an error, not a derivative silently dropped."""
+
+
+def needs_rule(op: Operation) -> bool:
+    """Whether `op`, having no rule, may hide a derivative (see `RULELESS_OPS_INACTIVE`)."""
+    return op.name.split(".", 1)[0] not in RULELESS_OPS_INACTIVE
+
+
 def rule_for(op: Operation) -> OpRule | None:
     """The rule of `op`, or None when its dialect has none for it."""
     dialect = op.name.split(".", 1)[0]
@@ -90,6 +101,7 @@ __all__ = [
     "ensure_declaration",
     "libm_name",
     "linear_tangent",
+    "needs_rule",
     "over",
     "rule_for",
     "scalar_constant",

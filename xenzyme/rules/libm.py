@@ -176,9 +176,12 @@ for _name in ("fmax", "maxnum", "maximum", "maximumnum"):
 
 
 def math_base_name(name: str) -> str | None:
-    """`sinf` -> `sin`, `llvm.sin.f64` -> `sin`, `sin` -> `sin`; None if not a known function."""
+    """`sinf` -> `sin`, `llvm.sin.f64` -> `sin`, `sin` -> `sin`, and libdevice's `__nv_sin`,
+    `__nv_sinf`, `__nv_fast_sinf` (CUDA device code) -> `sin`; None if not a known function."""
     if name.startswith("llvm."):
         name = intrinsic_base_name(name)[5:]
+    elif name.startswith("__nv_"):
+        name = name.removeprefix("__nv_").removeprefix("fast_")
     if name in MATH:
         return name
     if name[-1:] in ("f", "l") and name[:-1] in MATH:

@@ -13,7 +13,7 @@ the partial derivative (a `Partial`, or a value that multiplies the seed).  Reve
 mode then treat every call to a function of exactly that name as they treat `sin`.
 
 A rule for a function the module defines wins over differentiating its body, as a custom
-derivative does: `hints.keep_hinted_calls` marks the function `noinline` so that LLVM keeps the
+derivative does: `transforms.llvm_opt.keep_hinted_calls` marks the function `noinline` so that LLVM keeps the
 calls for the rule to see (clang's own inliner runs earlier: mark it `noinline` in the source).
 """
 

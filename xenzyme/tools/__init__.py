@@ -1,1 +1,2 @@
-"""Small command-line helpers used by the test suites."""
+"""Small command-line helpers used by the test suites (LLVM's verifier, IR comparison); they
+may import everything and nothing imports them."""

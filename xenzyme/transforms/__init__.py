@@ -1,4 +1,18 @@
-"""Passes, one per file (file name = pass name with '_'), registered lazily by name."""
+"""Passes, one per file (file name = pass name with '_'), registered lazily by name.
+
+A pass is a driver; the machinery passes share lives beside them:
+
+    diff/            the differentiation engine behind reverse-diff and forward-diff (sweeps,
+                     cache policy, calls, tape, tangents), over the rules of `xenzyme.rules`
+    gpu_to_cpu.py, gpu_heap.py, gpu_math.py, gpu_adjoints.py, inlining.py
+                     lower-gpu's pieces (kernels as host loops, device heap, libdevice math)
+    omp_runtime.py, promote.py
+                     what raise-openmp and lower-par share (libomp's entry points, mem2reg)
+
+Passes may import the rules, analyses, dialects, the backends (llvm-opt goes through LLVM) and
+the LLVM IR reader (to read LLVM's output back); nothing imports them but the user-facing
+modules (`api`, `cuda`, `cli`).
+"""
 
 from __future__ import annotations
 

@@ -45,11 +45,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from xenzyme.analysis.hints import keep_hinted_calls
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
-from xenzyme.transforms.llvm_opt import run_llvm_pipeline, strip_optnone
+from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
 from xenzyme.transforms.lower_par import LowerParPass

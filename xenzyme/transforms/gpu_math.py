@@ -11,8 +11,8 @@ differentiation; then
   and so on, and defines the few libdevice functions libm lacks (`__nv_rsqrt`, `__nv_max`, ...)
   in the module.  A libdevice function with no CPU counterpart here is an error naming it.
 
-`register_libdevice_rules` gives the `__nv_*` counterparts of libm's functions the derivative
-rules of libm's (xenzyme/rules/libm.py), through the rule registry that users also use.
+The `__nv_*` counterparts of libm's functions have libm's derivative rules
+(`xenzyme.rules.libm.math_base_name` knows their names).
 """
 
 from __future__ import annotations
@@ -284,19 +284,7 @@ def _define(decl: xllvm.FuncOp, body: Callable[..., SSAValue]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def register_libdevice_rules() -> None:
-    """`__nv_sin`, `__nv_sinf`, `__nv_fast_sinf`, ... get the derivative rule of libm's `sin`
-    (the rules emit LLVM intrinsics and libm names, which `math_to_libdevice` turns back into
-    libdevice calls for PTX).  Rules a user registered for these names are kept."""
-    from xenzyme.rules.libm import MATH
-    from xenzyme.rules.registry import RULES
-
-    for base, entry in MATH.items():
-        for name in (f"__nv_{base}", f"__nv_{base}f", f"__nv_fast_{base}f"):
-            RULES.setdefault(name, entry)
-
-
 __all__ = [
     "CPU_BODIES", "LIBM", "NVPTX_UNSELECTABLE", "call_op", "declare", "libdevice_to_libm", "libm_name",
-    "math_to_libdevice", "register_libdevice_rules",
+    "math_to_libdevice",
 ]  # fmt: skip

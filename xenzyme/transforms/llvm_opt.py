@@ -88,3 +88,19 @@ class LLVMOptPass(ModulePass):
         if self.strip_optnone:
             strip_optnone(op)
         run_llvm_pipeline(op, self.level)
+
+
+def keep_hinted_calls(module: ModuleOp) -> None:
+    """Mark the functions hints are about, and those with a derivative rule registered from
+    Python, `noinline`, so that their calls stay calls."""
+    from xenzyme.analysis.hints import Hints
+    from xenzyme.rules.registry import RULES
+
+    names = Hints.of(module).functions | set(RULES)
+    for op in module.ops:
+        if isinstance(op, xllvm.FuncOp) and op.sym_name.data in names and op.body.blocks:
+            words = list(op.passthrough.data) if op.passthrough is not None else []
+            kept = [a for a in words if not (isinstance(a, StringAttr) and a.data == "alwaysinline")]
+            if not any(isinstance(a, StringAttr) and a.data == "noinline" for a in kept):
+                kept.append(StringAttr("noinline"))
+            op.properties["passthrough"] = ArrayAttr(kept)

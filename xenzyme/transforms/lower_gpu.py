@@ -120,3 +120,16 @@ class LowerGPUPass(ModulePass):
             from xenzyme.transforms.gpu_to_cpu import lower_to_cpu
 
             lower_to_cpu(op)
+
+
+def prepare_for_ptx(module) -> None:
+    """What is left of the gpu layer lowered to NVVM, and math NVPTX cannot select
+    (`llvm.sin.f64`, ...) made libdevice calls: `lower-gpu{target=nvvm}` does both; input that
+    never went through it (a `.ll` file) gets them here, before PTX is emitted."""
+    from xenzyme.dialects import gpu
+    from xenzyme.transforms.gpu_math import math_to_libdevice
+
+    if any(isinstance(op, gpu.BarrierOp | gpu._IdOp) or gpu.KERNEL_ATTR in op.attributes for op in module.walk()):
+        lower_to_nvvm(module)
+    elif is_gpu_module(module):
+        math_to_libdevice(module)

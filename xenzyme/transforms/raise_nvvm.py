@@ -15,8 +15,8 @@ left unused are removed, and so are the globals `threadIdx`, `blockIdx`, `blockD
 `gridDim` that clang declares (extern_weak, never read) in -O0 IR.  Shared memory, atomics and
 libdevice calls are the gpu layer already (see xenzyme/dialects/gpu.py).
 
-libdevice's math functions get the derivative rules of their libm counterparts
-(`gpu_math.register_libdevice_rules`).
+libdevice's math functions have the derivative rules of their libm counterparts
+(`xenzyme.rules.libm`).
 
 Other NVVM intrinsics (warp shuffles, votes, `__syncthreads_count`, ...) have no place in the
 gpu layer yet.  In a function that a derivative request reaches (directly or through calls)
@@ -44,7 +44,6 @@ from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.gpu_math import register_libdevice_rules
 from xenzyme.transforms.reverse_diff import location_of
 
 SREG_OPS: dict[str, type[gpu._IdOp]] = {
@@ -220,5 +219,4 @@ class RaiseNVVMPass(ModulePass):
     name = "raise-nvvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        register_libdevice_rules()
         raise_nvvm(op)

@@ -123,7 +123,7 @@ class GradientBuilder:
     # ---- errors ---------------------------------------------------------------------------
 
     def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
-        fail_at(op, f"cannot differentiate @{self.fname}", message, self.filename, notes)
+        fail_at(op, f"cannot differentiate @{self.fname}", message, self.filename, notes, self.module)
 
     def _fail_unshadowed_store(self, op: Operation) -> NoReturn:
         """Active data written where no shadow can follow it: say what that memory is."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, NameLoc
 from xdsl.ir import Block, Operation
 
 from xenzyme.analysis.cfg import IrreducibleControlFlow
@@ -32,9 +32,11 @@ def block_location(block: Block, filename: str | None) -> SourceLocation:
     return SourceLocation(filename)
 
 
-def fail_at(op: Operation | None, what: str, message: str, filename: str | None, notes: Sequence[str] = ()) -> NoReturn:
-    """`what: message` at `op`, with the instruction quoted in a note."""
-    text = str(op).strip().splitlines()[0] if op is not None else ""
+def fail_at(op: Operation | None, what: str, message: str, filename: str | None, notes: Sequence[str] = (),
+            module: ModuleOp | None = None) -> NoReturn:
+    """`what: message` at `op`, with the instruction quoted in a note (`module`: where the
+    function holding `op` belongs, if it is a detached copy)."""
+    text = _instruction_text(op, module) if op is not None else ""
     raise XenzymeError(
         f"{what}: {message}",
         location_of(op, filename) if op is not None else SourceLocation(filename),
@@ -48,3 +50,11 @@ def irreducible(fname: str, exc: IrreducibleControlFlow, filename: str | None) -
         block_location(exc.block, filename),
         ["loops must have a single entry; restructure the code (e.g. avoid goto into loops)"],
     )
+
+
+def _instruction_text(op: Operation, module: ModuleOp | None) -> str:
+    """The instruction as LLVM IR writes it (what a user sees in `clang -S -emit-llvm`), else
+    in xDSL's syntax."""
+    from xenzyme.backend.llvm_export import instruction_text
+
+    return instruction_text(op, module) or str(op).strip().splitlines()[0]

@@ -29,7 +29,7 @@ from xdsl.rewriter import InsertPoint
 from xenzyme.analysis.cfg import Loop
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import rule_for
+from xenzyme.rules import needs_rule, rule_for
 from xenzyme.rules.emitter import LLVMEmitter
 
 if TYPE_CHECKING:
@@ -102,6 +102,11 @@ class Sweeps:
     def _forward_op(self, op: Operation) -> None:
         g = self.g
         rule = rule_for(op)
+        if rule is None and needs_rule(op) and any(v in g.info.varied or v in g.info.shadowed
+                                                   for v in (*op.operands, *op.results)):  # fmt: skip
+            g.fail(op, f"no derivative rule for '{op.name}'",
+                   ["this operation takes or makes values that carry derivatives; mark them enzyme_const, "
+                    "or keep the operation out of the differentiated code"])  # fmt: skip
         if rule is None or not rule.emits_primal:
             g.copy(op)
         if rule is not None and rule.augment is not None:

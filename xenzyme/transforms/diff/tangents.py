@@ -39,7 +39,7 @@ from xenzyme.analysis.types import Views, memory_contents
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import rule_for
+from xenzyme.rules import needs_rule, rule_for
 from xenzyme.rules.emitter import LLVMEmitter, call_op
 from xenzyme.rules.llvm_calls import copy_call
 from xenzyme.transforms.diff.builder import inherited_attributes
@@ -124,7 +124,7 @@ class TangentBuilder:
     # ---- errors ---------------------------------------------------------------------------
 
     def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
-        fail_at(op, f"cannot differentiate @{self.fname} in forward mode", message, self.filename, notes)
+        fail_at(op, f"cannot differentiate @{self.fname} in forward mode", message, self.filename, notes, self.module)
 
     def _check(self) -> None:
         for op in self.info.unshadowed_stores:
@@ -258,12 +258,17 @@ class TangentBuilder:
         """The op, then its tangents, by its rule; an op without one has no result that needs a
         tangent or a shadow."""
         rule = rule_for(op)
+        info = self.info
+        if rule is None and needs_rule(op) and any(v in info.varied or v in info.shadowed
+                                                   for v in (*op.operands, *op.results)):  # fmt: skip
+            self.fail(op, f"no derivative rule for '{op.name}'",
+                      ["this operation takes or makes values that carry derivatives; mark them enzyme_const, "
+                       "or keep the operation out of the differentiated code"])  # fmt: skip
         if rule is None or not rule.emits_primal:
             self.copy(op)
         if rule is not None and rule.tangent is not None:
             rule.tangent(self, op)
             return
-        info = self.info
         if any(r in info.shadowed for r in op.results):
             self.fail(op, "this instruction produces a pointer to memory with derivatives in a way forward mode cannot follow",
                       ["pointer arithmetic through integers is not supported; use getelementptr"])  # fmt: skip
