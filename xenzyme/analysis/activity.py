@@ -24,6 +24,7 @@ from xenzyme.analysis.alias import (
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects import par
 from xenzyme.dialects.autodiff import has_shadow, is_float_like
 
 
@@ -162,11 +163,20 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         if v not in varied and v not in shadowed:
             return changed
         return _store_into(cfg, info, op, p, constant_globals) or changed
-    if isinstance(op, ext.MemcpyOp | ext.MemmoveOp):
-        dst, src = op.args[0], op.args[1]
+    if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | par.ReduceOp):
+        dst, src = copied(op)
         if src in shadowed:
             return _store_into(cfg, info, op, dst, constant_globals)
         return False
+    if (stored := atomically_stored(op)) is not None:
+        # An atomic update writes the value it is given into memory, as a store does.
+        v, p = stored
+        changed = False
+        for r in op.results:
+            changed |= _mark(info, r, p in shadowed, p in shadowed and is_pointer_like(r.type))
+        if v in varied or v in shadowed:
+            changed |= _store_into(cfg, info, op, p, constant_globals)
+        return changed
     if allocator_of(op) is not None:
         # Fresh heap memory is an object of its own: shadowed once varied data is stored in it.
         return op.results[0] in info.shadowed_objects and _mark(info, op.results[0], False, True)
@@ -180,13 +190,13 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     any_varied = any(o in varied for o in op.operands)
     any_shadowed = any(o in shadowed for o in op.operands)
     # What a call returns may be computed from memory it reads through shadowed pointers.
-    reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
+    reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp | par.ParallelOp)
     # A pointer a call returns may lead to memory holding what it received (a node that stores
     # a varied argument): it gets a shadow, which the callee's derivative provides.
     shadow_results = any_shadowed or (reads_memory and any_varied)
     for r in op.results:
         changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), shadow_results)
-    if isinstance(op, xllvm.CallOp | ext.InvokeOp) and (any_shadowed or any_varied):
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (any_shadowed or any_varied):
         # A callee may store what it received (varied values, or data read through shadowed
         # pointers) through any pointer argument it may write: that memory needs a shadow.
         for i, o in enumerate(op.operands):
@@ -198,6 +208,24 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
                 info.shadowed_objects.add(obj)
                 changed = True
     return changed
+
+
+def copied(op: Operation) -> tuple[SSAValue, SSAValue]:
+    """(destination, source) of an op copying memory to memory: memcpy/memmove, and a
+    reduction, which combines the private copy (source) into the shared one (destination)."""
+    if isinstance(op, par.ReduceOp):
+        return op.shared, op.private
+    return op.operands[0], op.operands[1]
+
+
+def atomically_stored(op: Operation) -> tuple[SSAValue, SSAValue] | None:
+    """(value, pointer) of an atomic update of memory with a value (`atomicrmw`, the parallel
+    layer's `atomic_update`); None for other ops (a compare-exchange is judged by its users)."""
+    if isinstance(op, ext.AtomicRMWOp):
+        return op.operands[1], op.operands[0]
+    if isinstance(op, par.AtomicUpdateOp):
+        return op.value, op.ptr
+    return None
 
 
 def _call_reads_only(op: Operation, index: int) -> bool:
@@ -273,7 +301,9 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
                 add(op.arg)
             elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
                 add(op.value)
-            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and any(o in info.shadowed for o in op.operands):
+            elif (stored := atomically_stored(op)) is not None and stored[1] in info.shadowed:
+                add(stored[0])
+            elif isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and any(o in info.shadowed for o in op.operands):
                 for o in op.operands:
                     add(o)
     defs: dict[SSAValue, Operation | Block] = {}
@@ -338,6 +368,8 @@ def _tainted_results(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) 
 
 
 def _is_sink(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> bool:
+    if isinstance(op, par.ParallelOp):
+        return any(o in tainted for o in op.operands)  # (firstprivate floats travel as integers)
     if isinstance(op, _BACK_TO_FLOAT):
         return op.operands[0] in tainted and carries_derivative(op.results[0].type)
     if isinstance(op, ext.StoreOp):

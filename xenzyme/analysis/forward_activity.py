@@ -41,6 +41,7 @@ from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_
 from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects import par
 from xenzyme.dialects.autodiff import has_shadow
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
@@ -256,6 +257,14 @@ class _Analysis:
             if op.args[1] in shadowed:
                 self.shadow_objects(op.args[0])
             return
+        if isinstance(op, par.ReduceOp):
+            if op.private in shadowed:
+                self.shadow_objects(op.shared)
+            return
+        if isinstance(op, par.AtomicUpdateOp):
+            if op.value in varied:
+                self.shadow_objects(op.ptr)
+            return
         if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
             p = op.operands[0]
             if any(o in varied for o in op.operands[1:]):
@@ -276,7 +285,7 @@ class _Analysis:
             if self.return_shadow and op.arg is not None and is_pointer_like(op.arg.type):
                 self.shadow_objects(op.arg)
             return
-        if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+        if isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp):
             self._call(op)
             return
         if (kind := masked_kind(op)) is not None:
@@ -333,6 +342,12 @@ class _Analysis:
                         info.unshadowed_stores.append(op)
                 elif isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
                     if any(o in info.varied for o in op.operands[1:]) and op.operands[0] not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+                elif isinstance(op, par.ReduceOp):
+                    if op.private in info.shadowed and op.shared not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+                elif isinstance(op, par.AtomicUpdateOp):
+                    if op.value in info.varied and op.ptr not in info.shadowed:
                         info.unshadowed_stores.append(op)
                 elif masked_kind(op) in ("store", "scatter"):
                     args = list(op.args)  # type: ignore[attr-defined]

@@ -84,7 +84,9 @@ def compile_to_llvm_ir(
             src = filename  # keeps __FILE__, debug info and diagnostics pointing at the user's file
         else:
             with open(src, "w") as f:
-                f.write(source)
+                # The program's own name for the positions clang writes into strings (OpenMP's
+                # source locations, __FILE__), which a rename of the file afterwards cannot fix.
+                f.write(f'#line 1 "{_c_string(filename)}"\n{source}')
         directory = os.path.dirname(os.path.abspath(filename))
         extra = cuda_flags(flags) if lang == "cuda" else []
         cmd = [find_clang(), "-x", lang, "-S", "-emit-llvm", "-I", directory, *extra, *flags, src, "-o", out]
@@ -97,7 +99,11 @@ def compile_to_llvm_ir(
             )
         with open(out) as f:
             text = f.read()
-        return text if src == filename else text.replace(src, filename)  # (the temporary file's name)
+        if src == filename:
+            return text
+        # (the temporary file's name, where it remains: the module's and debug info's file names;
+        # never inside typed string constants, whose length is part of their type)
+        return "\n".join(ln if ' c"' in ln else ln.replace(src, filename) for ln in text.split("\n"))
 
 
 def _same_file_content(path: str, source: str) -> bool:
@@ -106,3 +112,8 @@ def _same_file_content(path: str, source: str) -> bool:
             return f.read() == source
     except OSError:
         return False
+
+
+def _c_string(s: str) -> str:
+    """`s` as the inside of a C string literal."""
+    return s.replace("\\", "\\\\").replace('"', '\\"')

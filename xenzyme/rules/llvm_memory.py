@@ -42,7 +42,7 @@ def _reverse_load(ctx: ReverseContext, op: Operation) -> None:
     if (d := ctx.adjoint(op.results[0])) is None:
         return
     assert isinstance(op, xllvm.LoadOp)
-    ctx.accumulate_memory(ctx.shadow(op.ptr), d, alignment_of(op))
+    ctx.accumulate_memory(ctx.shadow(op.ptr), d, alignment_of(op), primal=op.ptr)
 
 
 def _tangent_load(ctx: ForwardContext, op: Operation) -> None:
@@ -336,12 +336,26 @@ def _tangent_address(ctx: ForwardContext, op: Operation) -> None:
 
 
 def _reverse_atomic(ctx: ReverseContext, op: Operation) -> None:
+    """`atomicrmw fadd/fsub p, v`: the value's adjoint is the memory's (negated for fsub), which
+    keeps its adjoint (the old value passes on unchanged); other atomics on memory with
+    derivatives are errors."""
     if any(ctx.active(r) for r in op.results):
-        ctx.fail(op, f"no derivative rule for '{op.name}'",
-                 ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
-    if ctx.shadowed(op.ptr):  # type: ignore[attr-defined]
-        ctx.fail(op, "atomic updates of active memory are not supported in reverse mode yet",
-                 ["use a plain update (the differentiated code runs on one thread), or mark the memory enzyme_const"])  # fmt: skip
+        ctx.fail(op, f"the result of '{op.name}' (the value the memory held) carries a derivative, which is not "
+                     "supported yet", ["use the atomic update as a statement (`#pragma omp atomic`), not its old value"])  # fmt: skip
+    if not ctx.shadowed(op.ptr):  # type: ignore[attr-defined]
+        return
+    kind = op.bin_op.data if isinstance(op, ext.AtomicRMWOp) else None
+    v = op.operands[1]
+    if kind in ("fadd", "fsub") and carries_derivative(v.type):
+        if ctx.active(v):
+            d = ctx.e.insert(xllvm.LoadOp(ctx.shadow(op.ptr), v.type))  # type: ignore[attr-defined]
+            ctx.accumulate(v, d if kind == "fadd" else ctx.e.neg(d))
+        return
+    if kind is not None and not carries_derivative(v.type) and integer_access(ctx.views.of(op.ptr), v.type)[0] == INTEGER:  # type: ignore[attr-defined]
+        return  # an integer counter beside floating-point data
+    ctx.fail(op, f"atomic '{kind or 'cmpxchg'}' updates of memory with derivatives are not supported in reverse mode",
+             ["atomic additions and subtractions of floating-point values are (`#pragma omp atomic` with += or -=); "
+              "or mark the memory enzyme_const"])  # fmt: skip
 
 
 def _tangent_atomic(ctx: ForwardContext, op: Operation) -> None:

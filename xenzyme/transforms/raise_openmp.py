@@ -838,16 +838,8 @@ def _reached_functions(module: ModuleOp, functions: dict[str, xllvm.FuncOp]) -> 
     return reached
 
 
-_NEEDS_RULE = (
-    par.ParallelOp, par.StaticInitOp, par.DispatchInitOp, par.DispatchNextOp, par.ReduceOp, par.AtomicUpdateOp,
-    par.CriticalBeginOp, par.SingleBeginOp, par.MasterBeginOp, omp.BarrierOp,
-)  # fmt: skip
-"""Ops a derivative request must not meet before the derivative rules of the parallel layer
-exist: without a rule, differentiation would take them for inactive code."""
-
-
 def _location(op: Operation, module: ModuleOp) -> SourceLocation | None:
-    from xenzyme.transforms.reverse_diff import location_of
+    from xenzyme.transforms.diff.errors import location_of
 
     fallback = module.attributes.get("llvm.source_filename")
     return location_of(op, fallback.data if isinstance(fallback, StringAttr) else None)
@@ -880,10 +872,7 @@ class Raiser:
         _remove_dead_symbols(self.module, candidates)
 
     def _check_reached(self, functions: dict[str, xllvm.FuncOp], failed: dict[Operation, str]) -> None:
-        """Constructs left as runtime calls in code a derivative request reaches are errors; so
-        are parallel ops while no derivative rule for them is registered."""
-        from xenzyme.rules.llvm import rule_for
-
+        """Constructs left as runtime calls in code a derivative request reaches are errors."""
         reached = _reached_functions(self.module, functions)
         for name, root in reached.items():
             via = f", which the derivative of @{root} reaches," if root != name else ""
@@ -907,16 +896,6 @@ class Raiser:
                         "move the construct out of the differentiated code, or rewrite it with the supported ones",
                     ],
                 )
-        for name, root in reached.items():
-            via = f", which the derivative of @{root} reaches" if root != name else ""
-            for op in functions[name].walk():
-                if isinstance(op, _NEEDS_RULE) and rule_for(op) is None:
-                    raise XenzymeError(
-                        f"cannot differentiate @{name}{via}: no derivative rule for '{op.name}' (OpenMP parallel "
-                        "code) yet",
-                        _location(op, self.module),
-                        notes=["differentiate a serial version of the function, or move the parallel region out of it"],
-                    )
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like
-from xenzyme.analysis.alias import WriteSummary, pointer_roots
+from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
 from xenzyme.analysis.types import Views, memory_contents
@@ -70,6 +70,7 @@ class GradientBuilder:
         tape_buffer: bool = False,
         mincut: bool = False,
         plan: set[SSAValue] | None = None,
+        team: bool = False,
     ):
         self.module = module
         self.generator = generator
@@ -84,6 +85,13 @@ class GradientBuilder:
         self.split = split
         """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
         joined by a tape that holds every cache; otherwise one function does both."""
+        self.team = team
+        """The functions run on every thread of a team at once (split mode): shadow memory
+        other threads may update too receives adjoints atomically, and both functions take one
+        more parameter, `team_memory` (memory the team shares for the duration of its region,
+        for the collective operations' reverse: see `xenzyme.rules.par`)."""
+        self.team_memory: SSAValue | None = None
+        self.r_team_memory: SSAValue | None = None
         try:
             self.cfg = CFG(fn.body)
         except IrreducibleControlFlow as exc:
@@ -114,6 +122,8 @@ class GradientBuilder:
         self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
         self.dominates_returns = {b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)}
         self.pos: Position | None = None
+        self.fwd_block: Block | None = None
+        """The primal block the forward sweep is copying."""
         self.e: LLVMEmitter = None  # type: ignore[assignment]
         self.sweeps = Sweeps(self)
         self.caching = Caching(self, mincut, plan)
@@ -172,13 +182,20 @@ class GradientBuilder:
                 primal.append(t)
         seed = [ftype.output] if self.ret_activity == "active" else []
         buffer = [ext.LLVMPointerType()] if self.tape.in_buffer else []
-        self.g_entry = entry = Block(arg_types=primal + buffer if self.split else primal + seed)
+        team = [ext.LLVMPointerType()] if self.team else []
+        self.g_entry = entry = Block(arg_types=primal + buffer + team if self.split else primal + seed)
         self.active_args = self._map_parameters(entry, self.values, self.shadows)
         self.seed = None if self.split else (entry.args[-1] if seed else None)
+        if self.team:
+            self.team_memory = entry.args[-1]
+            self.team_memory.name_hint = "team"
         if self.split:
-            self.r_entry = Block(arg_types=[*primal, *seed, ext.LLVMPointerType()])
+            self.r_entry = Block(arg_types=[*primal, *seed, *team, ext.LLVMPointerType()])
             self._map_parameters(self.r_entry, self.rparam, self.rshadow)
-            self.seed = self.r_entry.args[-2] if seed else None
+            self.seed = self.r_entry.args[len(primal)] if seed else None
+            if self.team:
+                self.r_team_memory = self.r_entry.args[-2]
+                self.r_team_memory.name_hint = "team"
             self.tape.tape_in = self.r_entry.args[-1]
             self.tape.tape_in.name_hint = "tape"
             self.tape.allocate()
@@ -372,8 +389,47 @@ class GradientBuilder:
             raise AssertionError(f"adjoint of {v.type} accumulated with {delta.type}")
         self.e.insert(ad.AccumulateOp(self._slot(v), delta))
 
-    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None) -> None:
-        self.e.insert(ad.AccumulateOp(shadow_ptr, delta, alignment=alignment))
+    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None,
+                          primal: SSAValue | None = None) -> None:
+        """Add `delta` into shadow memory; in a team, atomically unless the memory is this
+        thread's own (its stack frame, its heap allocations), which `primal`, the primal pointer
+        whose shadow this is, tells."""
+        mode = "plain" if not self.team or primal is not None and self._private(primal) else "atomic"
+        self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode=mode, alignment=alignment))
+
+    def _private(self, ptr: SSAValue) -> bool:
+        """Whether `ptr` points only into memory no other thread of the team reaches: stack
+        slots and heap blocks this function made, whose addresses do not escape it."""
+        roots = pointer_roots(ptr, self.cfg)
+        return bool(roots) and all(
+            isinstance(r.owner, xllvm.AllocaOp)
+            or isinstance(r.owner, xllvm.CallOp) and allocator_of(r.owner) is not None
+            and not allocation_escapes(r, self.cfg, self.functions)
+            for r in roots
+        )  # fmt: skip
+
+    # ---- values kept from the forward sweep for the reverse sweep ------------------------
+
+    def save(self, key: object, value: SSAValue) -> None:
+        """Keep the forward-sweep value `value` for the reverse sweep under `key` (a cache pushed
+        where it is defined, popped where the reverse sweep passes the op being augmented)."""
+        assert self.fwd_block is not None
+        self.caching.register(("saved", key), value, self.fwd_block)
+
+    def stack_slot(self, t: Attribute) -> SSAValue:
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                       properties={"elem_type": t})  # fmt: skip
+        self.fwd_entry_ops += [one, alloca]
+        return alloca.res
+
+    def restore(self, key: object) -> SSAValue:
+        """The value `save` kept under `key`, at the current point of the reverse sweep."""
+        return self.caching.peek(("saved", key))
+
+    def team_memory_here(self) -> SSAValue | None:
+        """The team's shared memory, in the function being built at the current point."""
+        return self.r_team_memory if self.pos is not None and self.split else self.team_memory
 
     def get(self, v: SSAValue) -> SSAValue:
         assert self.pos is not None

@@ -243,12 +243,13 @@ class TangentBuilder:
 
     def shadow_global(self, op: xllvm.AddressOfOp, k: int) -> str | None:
         """The name of the k-th shadow of the global `op` takes the address of (made once);
-        None for the address of a function (its own shadow)."""
+        None for the address of a function (its own shadow).  Tangents have globals of their own:
+        reverse mode's shadow globals hold adjoints, which must start at zero."""
         name = op.global_name.string_value()
         g = self.globals.get(name)
         if g is None:
             return None
-        sname = f"{name}.shadow" if k == 0 else f"{name}.shadow{k}"
+        sname = f"{name}.tangent" if k == 0 else f"{name}.tangent{k}"  # (not reverse mode's `.shadow`)
         self.gen.symbols.shadow_global(g, sname)
         return sname
 
@@ -396,6 +397,13 @@ class TangentCalls:
         call.location = op.location
         b.e.b.insert(call)
         return call.results[0] if call.results else None  # type: ignore[return-value]
+
+    def function(self, name: str) -> xllvm.FuncOp | None:
+        return self.b.gen.symbols.function(name)
+
+    def tangent_name(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> str:
+        """The tangent function of `fn` for these activities (at the builder's width)."""
+        return self.b.gen.tangent_function(fn, acts, ret, self.b.width)
 
     def tangent(self, op: Operation, fn: xllvm.FuncOp) -> None:
         """A call to a function of this module, replaced by a call to its tangent function."""

@@ -1,0 +1,377 @@
+"""Rules for the parallel layer (`par`, and xDSL's `omp.barrier` / `omp.flush`).
+
+A parallel region is its outlined function run by every thread of a team, so its derivative is
+that function's derivative run by every thread of a team: `par.parallel @f(args)` becomes, in
+the forward sweep, a region running `f`'s augmented function (each thread keeps its own tape),
+and in the reverse sweep a region of the same size running `f`'s reverse function, each thread
+reversing its own work from its own tape -- the iterations it ran, in the schedule it had,
+whatever the schedule (static, chunked, dynamic: the bounds a thread received are on its tape).
+The two halves are generated in *team* mode (`GradientGenerator.split_functions(team=True)`):
+adjoints into memory other threads may update too are added atomically, and they receive the
+team's shared memory (`team_memory`) after their arguments.
+
+Two wrappers join a region's halves to the caller (one pair per augmented function):
+
+    @<aug>.team(gtid, btid, slot, args...)    thread 0 allocates the team's tapes buffer
+        [team size T | unused | tape of thread 0 .. T-1 | team memory] and puts it in `slot`;
+        after a barrier every thread runs the augmented function and files its tape
+    @<rev>.team(gtid, btid, tapes, args...)   every thread runs the reverse function on its tape
+        (the region must have the team size the forward one had: it is forked with
+        `num_threads(T)`, and a team of another size stops the program with a message)
+
+The tapes buffer is cached by the caller like any value its reverse sweep needs, and freed
+after the reverse region.  Forward mode needs none of this: the region runs the tangent
+function of `f` on the team (the tangents are computed where the values are).
+
+Inside a region:
+
+* thread numbers and team sizes are the same in both sweeps (the same thread reverses the work
+  it did), so the reverse sweep recomputes them rather than caching them;
+* worksharing (`static_init`, `dispatch_next`, ...) is not repeated in the reverse sweep: the
+  bounds a thread got are primal values, cached on its tape like any other;
+* a barrier is mirrored by a barrier: what happened after it in the forward sweep is reversed
+  before it;  `critical` sections are reversed as critical sections (begin and end swap);
+* `reduce add` gives each thread the adjoint of the shared result (the private copy's adjoint
+  is that of the sum); a blocking reduction is preceded by a barrier in the reverse sweep, so
+  that every adjoint of the result is in before any thread reads it;
+* `atomic_update add` / `sub` and `atomicrmw fadd` / `fsub` pass the adjoint of the updated
+  memory to the value (negated for `sub`), without changing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import llvm as xllvm
+from xdsl.dialects import omp
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, i8, i32, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from xenzyme.analysis.activity import carries_derivative, is_pointer_like
+from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects import par
+from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
+from xenzyme.rules.emitter import LLVMEmitter
+
+_PTR = ext.LLVMPointerType()
+_HEADER = 2
+"""Words before the tapes in a team's buffer: the team size, and one word unused."""
+_TEAM_MEMORY_BYTES = 64
+"""The team memory every region gets (room for the collectives' bookkeeping)."""
+
+
+# ---- par.parallel -----------------------------------------------------------------------
+
+
+def _region_activities(ctx: AugmentContext | ReverseContext, op: par.ParallelOp, fn: xllvm.FuncOp) -> list[str]:
+    """The outlined function's activities: its two thread-id pointers are constant; a captured
+    pointer is duplicated where the memory behind it carries derivatives."""
+    acts = ["const", "const"]
+    for i, o in enumerate(op.args):
+        if is_pointer_like(o.type):
+            acts.append("dup" if ctx.shadowed(o) else "const")
+        elif carries_derivative(o.type) and ctx.active(o):
+            ctx.fail(op, f"captured value {i} of the parallel region ({o.type}) carries a derivative by value, "
+                         "which is not supported yet",
+                     ["let the region read it from memory (a shared variable) instead of a firstprivate copy"])  # fmt: skip
+        else:
+            acts.append("const")
+    if len(fn.function_type.inputs.data) != len(acts):
+        ctx.fail(op, f"@{fn.sym_name.data} takes {len(fn.function_type.inputs.data)} parameters, but the region "
+                     f"passes {len(acts) - 2} values after the two thread-id pointers")  # fmt: skip
+    return acts
+
+
+def _outlined(ctx: AugmentContext | ReverseContext | ForwardContext, op: par.ParallelOp) -> xllvm.FuncOp:
+    name = op.callee.string_value()
+    fn = ctx.calls.function(name)
+    if fn is None or not fn.body.blocks:
+        ctx.fail(op, f"the parallel region runs @{name}, whose body is not in this module")
+    return fn
+
+
+def _fork(e: LLVMEmitter, op: par.ParallelOp, callee: str, args: Sequence[SSAValue], num_threads: SSAValue | None) -> None:
+    e.insert(par.ParallelOp(callee, list(args), num_threads,
+                            op.proc_bind.data if op.proc_bind is not None else None, op.serial is not None))  # fmt: skip
+
+
+def _interleaved(values: Sequence[SSAValue], shadows: Sequence[SSAValue | None]) -> list[SSAValue]:
+    out: list[SSAValue] = []
+    for v, s in zip(values, shadows, strict=True):
+        out.append(v)
+        if s is not None:
+            out.append(s)
+    return out
+
+
+def _augment_parallel(ctx: AugmentContext, op: Operation) -> None:
+    assert isinstance(op, par.ParallelOp)
+    fn = _outlined(ctx, op)
+    acts = _region_activities(ctx, op, fn)
+    aug, rev = ctx.calls.team_split(fn, acts)
+    e = ctx.e
+    slot = ctx.stack_slot(_PTR)
+    shadows = [ctx.fwd_shadow(o) if a == "dup" else None for o, a in zip(op.args, acts[2:], strict=True)]
+    args = _interleaved([ctx.fwd(o) for o in op.args], shadows)
+    wrapper = _augment_wrapper(ctx.module, aug, [a.type for a in args])
+    n = ctx.fwd(op.num_threads) if op.num_threads is not None else None
+    _fork(e, op, wrapper, [slot, *args], n)
+    tapes = e.insert(xllvm.LoadOp(slot, _PTR))
+    tapes.name_hint = "team_tapes"
+    ctx.save((op, "tapes"), tapes)
+    _reverse_wrapper(ctx.module, rev, [a.type for a in args])  # (named now: its body needs no values)
+
+
+def _reverse_parallel(ctx: ReverseContext, op: Operation) -> None:
+    assert isinstance(op, par.ParallelOp)
+    fn = _outlined(ctx, op)
+    acts = _region_activities(ctx, op, fn)
+    _, rev = ctx.calls.team_split(fn, acts)
+    e = ctx.e
+    tapes = ctx.restore((op, "tapes"))
+    shadows = [ctx.shadow(o) if a == "dup" else None for o, a in zip(op.args, acts[2:], strict=True)]
+    args = _interleaved([ctx.get(o) for o in op.args], shadows)
+    wrapper = _reverse_wrapper(ctx.module, rev, [a.type for a in args])
+    team_size = e.insert(xllvm.TruncOp(e.insert(xllvm.LoadOp(tapes, i64)), i32))  # type: ignore[arg-type]
+    _fork(e, op, wrapper, [tapes, *args], team_size)
+    e.declare("free", [_PTR])
+    e.call_function("free", [tapes])
+
+
+def _tangent_parallel(ctx: ForwardContext, op: Operation) -> None:
+    """Forward mode: the region runs the outlined function's tangent function."""
+    assert isinstance(op, par.ParallelOp)
+    fn = _outlined(ctx, op)
+    info = ctx.info
+    acts = ["const", "const"]
+    args: list[SSAValue] = []
+    for o in op.args:
+        args.append(ctx.get(o))
+        if o in info.varied or o in info.shadowed:
+            acts.append("dup")
+            args += ctx.tangent(o)
+        else:
+            acts.append("const")
+    name = ctx.calls.tangent_name(fn, acts, "none")
+    n = ctx.get(op.num_threads) if op.num_threads is not None else None
+    _fork(ctx.e, op, name, args, n)
+
+
+# ---- the wrappers -----------------------------------------------------------------------
+
+
+def _function(module: ModuleOp, name: str) -> xllvm.FuncOp | None:
+    for f in module.ops:
+        if isinstance(f, xllvm.FuncOp) and f.sym_name.data == name:
+            return f
+    return None
+
+
+def _augment_wrapper(module: ModuleOp, aug: str, arg_types: list[Attribute]) -> str:
+    """`@<aug>.team(gtid, btid, slot, args...)`: see the module docstring."""
+    name = f"{aug}.team"
+    if _function(module, name) is not None:
+        return name
+    entry = Block(arg_types=[_PTR, _PTR, _PTR, *arg_types])
+    gtid, btid, slot, *args = entry.args
+    alloc, join = Block(), Block()
+    e = LLVMEmitter(Builder(InsertPoint.at_end(entry)), module)
+    tid = e.insert(par.ThreadNumOp())
+    n = e.to_i64(e.insert(par.NumThreadsOp()))
+    first = e.insert(ext.ICmpOp(tid, e.i32(0), "eq"))
+    e.insert(xllvm.CondBrOp(first, alloc, [], join, []))
+    e = LLVMEmitter(Builder(InsertPoint.at_end(alloc)), module)
+    e.declare("malloc", [i64], _PTR)
+    words = e.insert(xllvm.AddOp(n, e.i64(_HEADER)))  # type: ignore[arg-type]
+    size = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(words, e.i64(8))), e.i64(_TEAM_MEMORY_BYTES)))  # type: ignore[arg-type]
+    buffer = e.call_function("malloc", [size], _PTR)
+    e.insert(ext.StoreOp(n, buffer))
+    e.insert(ext.StoreOp(buffer, slot))
+    e.insert(xllvm.BrOp(join))
+    e = LLVMEmitter(Builder(InsertPoint.at_end(join)), module)
+    e.insert(omp.BarrierOp())
+    tapes = e.insert(xllvm.LoadOp(slot, _PTR))
+    team = _team_memory(e, tapes, n)
+    aug_fn = _function(module, aug)
+    result_type = aug_fn.function_type.output if aug_fn is not None else ext.LLVMStructType.from_type_list([_PTR])
+    r = e.call_function(aug, [gtid, btid, *args, team], result_type)
+    tape = e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [0]), r, _PTR))
+    slot_of_tape = e.insert(ext.GEPOp(tapes, [ext.GEP_USE_SSA_VAL], i64, [e.insert(xllvm.AddOp(e.to_i64(tid), e.i64(_HEADER)))]))  # type: ignore[arg-type]
+    e.insert(ext.StoreOp(tape, slot_of_tape))
+    e.insert(xllvm.ReturnOp())
+    _add(module, name, entry, [alloc, join])
+    return name
+
+
+def _reverse_wrapper(module: ModuleOp, rev: str, arg_types: list[Attribute]) -> str:
+    """`@<rev>.team(gtid, btid, tapes, args...)`: see the module docstring."""
+    name = f"{rev}.team"
+    if _function(module, name) is not None:
+        return name
+    entry = Block(arg_types=[_PTR, _PTR, _PTR, *arg_types])
+    gtid, btid, tapes, *args = entry.args
+    run, wrong = Block(), Block()
+    e = LLVMEmitter(Builder(InsertPoint.at_end(entry)), module)
+    tid = e.insert(par.ThreadNumOp())
+    n = e.to_i64(e.insert(par.NumThreadsOp()))
+    team_size = e.insert(xllvm.LoadOp(tapes, i64))
+    same = e.insert(ext.ICmpOp(n, team_size, "eq"))
+    e.insert(xllvm.CondBrOp(same, run, [], wrong, []))
+    e = LLVMEmitter(Builder(InsertPoint.at_end(wrong)), module)
+    _stop(e, module, "xenzyme: the reverse of a parallel region got a team of another size than its forward "
+                     "sweep had (the runtime gave fewer threads: OMP_DYNAMIC or a thread limit?); stopping\n")
+    e = LLVMEmitter(Builder(InsertPoint.at_end(run)), module)
+    at = e.insert(ext.GEPOp(tapes, [ext.GEP_USE_SSA_VAL], i64, [e.insert(xllvm.AddOp(e.to_i64(tid), e.i64(_HEADER)))]))  # type: ignore[arg-type]
+    tape = e.insert(xllvm.LoadOp(at, _PTR))
+    team = _team_memory(e, tapes, team_size)
+    e.call_function(rev, [gtid, btid, *args, team, tape], None)
+    e.insert(xllvm.ReturnOp())
+    _add(module, name, entry, [run, wrong])
+    return name
+
+
+def _team_memory(e: LLVMEmitter, tapes: SSAValue, team_size: SSAValue) -> SSAValue:
+    words = e.insert(xllvm.AddOp(team_size, e.i64(_HEADER)))  # type: ignore[arg-type]
+    return e.insert(ext.GEPOp(tapes, [ext.GEP_USE_SSA_VAL], i64, [words]))
+
+
+def _stop(e: LLVMEmitter, module: ModuleOp, text: str) -> None:
+    """Print `text` on stderr and abort (the block ends unreachable)."""
+    name = _message(module, text)
+    e.declare("write", [i32, _PTR, i64], i64)
+    e.declare("abort", [])
+    e.call_function("write", [e.i32(2), e.insert(xllvm.AddressOfOp(name, _PTR)), e.i64(len(text))], i64)
+    e.call_function("abort", [])
+    e.insert(xllvm.UnreachableOp())
+
+
+def _message(module: ModuleOp, text: str) -> str:
+    for op in module.ops:
+        if isinstance(op, xllvm.GlobalOp) and isinstance(op.value, StringAttr) and op.value.data == text:
+            return op.sym_name.data
+    taken = {op.sym_name.data for op in module.ops if isinstance(op, xllvm.GlobalOp | xllvm.FuncOp)}
+    name, k = "xenzyme.message.par", 1
+    while name in taken:
+        k += 1
+        name = f"xenzyme.message.par.{k}"
+    module.body.block.add_op(
+        xllvm.GlobalOp(ext.LLVMArrayType(len(text), i8), name, "private", constant=True, value=StringAttr(text))
+    )
+    return name
+
+
+def _add(module: ModuleOp, name: str, entry: Block, blocks: list[Block]) -> None:
+    fn = xllvm.FuncOp(name, ext.LLVMFunctionType(list(entry.arg_types), ext.LLVMVoidType()),
+                      linkage=xllvm.LinkageAttr("internal"), body=Region([entry, *blocks]))  # fmt: skip
+    module.body.block.add_op(fn)
+
+
+# ---- synchronisation --------------------------------------------------------------------
+
+
+def _reverse_barrier(ctx: ReverseContext, op: Operation) -> None:
+    ctx.e.insert(omp.BarrierOp())
+
+
+def _reverse_flush(ctx: ReverseContext, op: Operation) -> None:
+    ctx.e.insert(omp.FlushOp())
+
+
+def _reverse_critical_begin(ctx: ReverseContext, op: Operation) -> None:
+    assert isinstance(op, par.CriticalBeginOp)
+    ctx.e.insert(par.CriticalEndOp(op.lock))
+
+
+def _reverse_critical_end(ctx: ReverseContext, op: Operation) -> None:
+    assert isinstance(op, par.CriticalEndOp)
+    ctx.e.insert(par.CriticalBeginOp(op.lock))
+
+
+# ---- reductions and atomic updates ------------------------------------------------------
+
+
+def _elements(e: LLVMEmitter, ptr: SSAValue, op: par.ReduceOp) -> list[SSAValue]:
+    t = op.element_type
+    return [ptr if k == 0 else e.insert(ext.GEPOp(ptr, [k], t)) for k in range(op.elements)]
+
+
+def _reverse_reduce(ctx: ReverseContext, op: Operation) -> None:
+    """shared = shared (kind) private: the private copy's adjoint from the result's."""
+    assert isinstance(op, par.ReduceOp)
+    t = op.element_type
+    if not carries_derivative(t) or not ctx.shadowed(op.private) or not ctx.shadowed(op.shared):
+        return
+    kind = op.kind.data
+    if kind != "add":
+        ctx.fail(op, f"the reverse of a '{kind}' reduction of floating-point data is not supported yet",
+                 ["a '+' reduction is; compute the product, maximum or minimum in a separate loop"])  # fmt: skip
+    e = ctx.e
+    if op.nowait is None:
+        e.insert(omp.BarrierOp())  # every adjoint of the result is in before it is read
+    shared = _elements(e, ctx.shadow(op.shared), op)
+    private = _elements(e, ctx.shadow(op.private), op)
+    for s, p in zip(shared, private, strict=True):
+        ctx.accumulate_memory(p, e.insert(xllvm.LoadOp(s, t)), primal=op.private)
+
+
+def _tangent_reduce(ctx: ForwardContext, op: Operation) -> None:
+    assert isinstance(op, par.ReduceOp)
+    info = ctx.info
+    if op.private not in info.shadowed or not carries_derivative(op.element_type):
+        return
+    kind = op.kind.data
+    if kind != "add":
+        ctx.fail(op, f"the tangent of a '{kind}' reduction of floating-point data is not supported yet",
+                 ["a '+' reduction is; compute the product, maximum or minimum in a separate loop"])  # fmt: skip
+    for ds, dp in zip(ctx.shadows(op.shared), ctx.shadows(op.private), strict=True):
+        ctx.e.insert(par.ReduceOp("add", ds, dp, op.element_type, op.elements, op.nowait is not None))
+
+
+def _reverse_atomic_update(ctx: ReverseContext, op: Operation) -> None:
+    """*p = *p (kind) v atomically: for add and sub the value's adjoint is the memory's
+    (negated for sub), which keeps its adjoint (the old value passes on unchanged)."""
+    assert isinstance(op, par.AtomicUpdateOp)
+    if not ctx.active(op.value):
+        return
+    kind = op.kind.data
+    if kind not in ("add", "sub"):
+        ctx.fail(op, f"the reverse of an atomic '{kind}' update of floating-point data is not supported yet",
+                 ["atomic additions and subtractions are; or use a reduction clause"])  # fmt: skip
+    e = ctx.e
+    d = e.insert(xllvm.LoadOp(ctx.shadow(op.ptr), op.value.type))
+    ctx.accumulate(op.value, d if kind == "add" else e.neg(d))
+
+
+def _tangent_atomic_update(ctx: ForwardContext, op: Operation) -> None:
+    assert isinstance(op, par.AtomicUpdateOp)
+    info = ctx.info
+    if op.ptr not in info.shadowed or op.value not in info.varied:
+        return
+    kind = op.kind.data
+    if kind not in ("add", "sub"):
+        ctx.fail(op, f"the tangent of an atomic '{kind}' update of floating-point data is not supported yet",
+                 ["atomic additions and subtractions are; or use a reduction clause"])  # fmt: skip
+    for s, t in zip(ctx.shadows(op.ptr), ctx.tangent(op.value), strict=True):
+        ctx.e.insert(par.AtomicUpdateOp(kind, s, t, op.ordering.data))
+
+
+RULES: dict[type[Operation], OpRule] = {
+    par.ParallelOp: OpRule(augment=_augment_parallel, reverse=_reverse_parallel, tangent=_tangent_parallel,
+                           emits_primal=True),
+    par.ThreadNumOp: OpRule(recomputable=True),
+    par.NumThreadsOp: OpRule(recomputable=True),
+    par.MasterBeginOp: OpRule(recomputable=True),
+    omp.BarrierOp: OpRule(reverse=_reverse_barrier),
+    omp.FlushOp: OpRule(reverse=_reverse_flush),
+    par.CriticalBeginOp: OpRule(reverse=_reverse_critical_begin),
+    par.CriticalEndOp: OpRule(reverse=_reverse_critical_end),
+    par.ReduceOp: OpRule(reverse=_reverse_reduce, tangent=_tangent_reduce),
+    par.AtomicUpdateOp: OpRule(reverse=_reverse_atomic_update, tangent=_tangent_atomic_update),
+}
+
+
+def rule_for(op: Operation) -> OpRule | None:
+    return RULES.get(type(op))
+
