@@ -75,6 +75,11 @@ class AugmentContext(_Common, Protocol):
         """A stack slot of type `t` in the entry of the function being built."""
         ...
 
+    def team_memory(self) -> SSAValue | None:
+        """In code run by every thread of a team (a parallel region's derivative): memory the
+        team shares while the region runs, for collective operations; None elsewhere."""
+        ...
+
 
 class ReverseContext(_Common, Protocol):
     """The reverse sweep, at the op's place in it."""

@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects import omp
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, i8, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, Float32Type, ModuleOp, StringAttr, i8, i32, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -54,12 +54,13 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.emitter import LLVMEmitter
+from xenzyme.rules.helpers import HelperFunction, has_function
 
 _PTR = ext.LLVMPointerType()
 _HEADER = 2
 """Words before the tapes in a team's buffer: the team size, and one word unused."""
-_TEAM_MEMORY_BYTES = 64
-"""The team memory every region gets (room for the collectives' bookkeeping)."""
+_TEAM_FIXED_BYTES = 64
+"""The team memory every region gets before what its collectives need per thread."""
 
 
 # ---- par.parallel -----------------------------------------------------------------------
@@ -115,7 +116,7 @@ def _augment_parallel(ctx: AugmentContext, op: Operation) -> None:
     slot = ctx.stack_slot(_PTR)
     shadows = [ctx.fwd_shadow(o) if a == "dup" else None for o, a in zip(op.args, acts[2:], strict=True)]
     args = _interleaved([ctx.fwd(o) for o in op.args], shadows)
-    wrapper = _augment_wrapper(ctx.module, aug, [a.type for a in args])
+    wrapper = _augment_wrapper(ctx.module, aug, [a.type for a in args], team_memory_bytes_per_thread(ctx.module, fn))
     n = ctx.fwd(op.num_threads) if op.num_threads is not None else None
     _fork(e, op, wrapper, [slot, *args], n)
     tapes = e.insert(xllvm.LoadOp(slot, _PTR))
@@ -169,7 +170,7 @@ def _function(module: ModuleOp, name: str) -> xllvm.FuncOp | None:
     return None
 
 
-def _augment_wrapper(module: ModuleOp, aug: str, arg_types: list[Attribute]) -> str:
+def _augment_wrapper(module: ModuleOp, aug: str, arg_types: list[Attribute], per_thread: int) -> str:
     """`@<aug>.team(gtid, btid, slot, args...)`: see the module docstring."""
     name = f"{aug}.team"
     if _function(module, name) is not None:
@@ -185,7 +186,8 @@ def _augment_wrapper(module: ModuleOp, aug: str, arg_types: list[Attribute]) -> 
     e = LLVMEmitter(Builder(InsertPoint.at_end(alloc)), module)
     e.declare("malloc", [i64], _PTR)
     words = e.insert(xllvm.AddOp(n, e.i64(_HEADER)))  # type: ignore[arg-type]
-    size = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(words, e.i64(8))), e.i64(_TEAM_MEMORY_BYTES)))  # type: ignore[arg-type]
+    team_bytes = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(words, e.i64(per_thread))), e.i64(_TEAM_FIXED_BYTES)))  # type: ignore[arg-type]
+    size = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(words, e.i64(8))), team_bytes))  # type: ignore[arg-type]
     buffer = e.call_function("malloc", [size], _PTR)
     e.insert(ext.StoreOp(n, buffer))
     e.insert(ext.StoreOp(buffer, slot))
@@ -297,17 +299,48 @@ def _elements(e: LLVMEmitter, ptr: SSAValue, op: par.ReduceOp) -> list[SSAValue]
     return [ptr if k == 0 else e.insert(ext.GEPOp(ptr, [k], t)) for k in range(op.elements)]
 
 
+def _float_reduce(op: par.ReduceOp) -> bool:
+    return carries_derivative(op.element_type)
+
+
+def _augment_reduce(ctx: AugmentContext, op: Operation) -> None:
+    """'+' reductions stay as they are.  For '*', max and min the reverse sweep needs every
+    thread's contribution: the team combines them itself, in thread order, through its shared
+    memory, and each thread keeps the factor its private copy's adjoint is the result's times
+    (and thread 0 the shared value's): `_combine_and_record`."""
+    assert isinstance(op, par.ReduceOp)
+    kind = op.kind.data
+    if kind == "add" or not _float_reduce(op) or not ctx.shadowed(op.private):
+        ctx.copy(op)
+        return
+    e = ctx.e
+    n = op.elements
+    e.declare("malloc", [i64], _PTR)
+    factors = e.call_function("malloc", [e.i64(16 * n)], _PTR)
+    helper = _combine_and_record(ctx.module, kind, op.element_type)
+    team = ctx.team_memory()
+    if team is None:
+        ctx.fail(op, f"a '{kind}' reduction outside a parallel region (an orphaned worksharing loop called from "
+                     "serial code) cannot be differentiated in reverse mode yet",
+                 ["call the function from inside the parallel region, or use a '+' reduction"])  # fmt: skip
+    e.call_function(helper, [ctx.fwd(op.shared), ctx.fwd(op.private), e.i64(n), team, factors])
+    ctx.save((op, "factors"), factors)
+
+
 def _reverse_reduce(ctx: ReverseContext, op: Operation) -> None:
     """shared = shared (kind) private: the private copy's adjoint from the result's."""
     assert isinstance(op, par.ReduceOp)
     t = op.element_type
-    if not carries_derivative(t) or not ctx.shadowed(op.private) or not ctx.shadowed(op.shared):
+    if not _float_reduce(op) or not ctx.shadowed(op.private) or not ctx.shadowed(op.shared):
         return
-    kind = op.kind.data
-    if kind != "add":
-        ctx.fail(op, f"the reverse of a '{kind}' reduction of floating-point data is not supported yet",
-                 ["a '+' reduction is; compute the product, maximum or minimum in a separate loop"])  # fmt: skip
     e = ctx.e
+    if op.kind.data != "add":
+        factors = ctx.restore((op, "factors"))
+        helper = _reverse_recorded(ctx.module, t)
+        e.call_function(helper, [ctx.shadow(op.shared), ctx.shadow(op.private), e.i64(op.elements), factors])
+        e.declare("free", [_PTR])
+        e.call_function("free", [factors])
+        return
     if op.nowait is None:
         e.insert(omp.BarrierOp())  # every adjoint of the result is in before it is read
     shared = _elements(e, ctx.shadow(op.shared), op)
@@ -317,16 +350,38 @@ def _reverse_reduce(ctx: ReverseContext, op: Operation) -> None:
 
 
 def _tangent_reduce(ctx: ForwardContext, op: Operation) -> None:
+    """'+': the tangents are reduced alongside the values.  '*', max, min: value and tangent are
+    combined together under a lock (the tangent of s * p needs the s it is combined with)."""
     assert isinstance(op, par.ReduceOp)
     info = ctx.info
-    if op.private not in info.shadowed or not carries_derivative(op.element_type):
-        return
     kind = op.kind.data
-    if kind != "add":
-        ctx.fail(op, f"the tangent of a '{kind}' reduction of floating-point data is not supported yet",
-                 ["a '+' reduction is; compute the product, maximum or minimum in a separate loop"])  # fmt: skip
-    for ds, dp in zip(ctx.shadows(op.shared), ctx.shadows(op.private), strict=True):
-        ctx.e.insert(par.ReduceOp("add", ds, dp, op.element_type, op.elements, op.nowait is not None))
+    if op.private not in info.shadowed or not _float_reduce(op):
+        ctx.copy(op)
+        return
+    if kind == "add":
+        ctx.copy(op)
+        for ds, dp in zip(ctx.shadows(op.shared), ctx.shadows(op.private), strict=True):
+            ctx.e.insert(par.ReduceOp("add", ds, dp, op.element_type, op.elements, op.nowait is not None))
+        return
+    _tangent_combine(ctx, op, kind, op.shared, op.private, op.elements, op.element_type, True)
+    if op.nowait is None:
+        ctx.e.insert(omp.BarrierOp())
+
+
+def _tangent_combine(ctx: ForwardContext, op: Operation, kind: str, shared: SSAValue, value: SSAValue, n: int,
+                     t: Attribute, value_in_memory: bool) -> None:
+    if ctx.width != 1:
+        ctx.fail(op, f"a '{kind}' reduction or atomic update in vector forward mode (width {ctx.width}) is not "
+                     "supported yet", ["use width 1, or a '+' reduction"])  # fmt: skip
+    e = ctx.e
+    if value_in_memory:
+        private, dprivate = ctx.get(value), ctx.shadows(value)[0]
+    else:  # an atomic update's value: put it and its tangent in memory for the helper
+        private, dprivate = ctx.stack_slot(t), ctx.stack_slot(t)
+        e.insert(ext.StoreOp(ctx.get(value), private))
+        e.insert(ext.StoreOp(ctx.tangent(value)[0], dprivate))
+    helper = _combine_with_tangent(ctx.module, kind, t)
+    e.call_function(helper, [ctx.get(shared), ctx.shadows(shared)[0], private, dprivate, e.i64(n)])
 
 
 def _reverse_atomic_update(ctx: ReverseContext, op: Operation) -> None:
@@ -348,13 +403,201 @@ def _tangent_atomic_update(ctx: ForwardContext, op: Operation) -> None:
     assert isinstance(op, par.AtomicUpdateOp)
     info = ctx.info
     if op.ptr not in info.shadowed or op.value not in info.varied:
+        ctx.copy(op)
         return
     kind = op.kind.data
     if kind not in ("add", "sub"):
-        ctx.fail(op, f"the tangent of an atomic '{kind}' update of floating-point data is not supported yet",
-                 ["atomic additions and subtractions are; or use a reduction clause"])  # fmt: skip
+        _tangent_combine(ctx, op, kind, op.ptr, op.value, 1, op.value.type, False)
+        return
+    ctx.copy(op)
     for s, t in zip(ctx.shadows(op.ptr), ctx.tangent(op.value), strict=True):
         ctx.e.insert(par.AtomicUpdateOp(kind, s, t, op.ordering.data))
+
+
+# ---- helpers ----------------------------------------------------------------------------
+
+_LOCK = "xenzyme.par.lock"
+"""The lock of the helpers that combine values and tangents together."""
+
+
+def _type_name(t: Attribute) -> str:
+    return "f32" if isinstance(t, Float32Type) else "f64"
+
+
+def _combine(e: LLVMEmitter, kind: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`a <kind> b` as clang's combiners compute it (max: a > b ? a : b)."""
+    if kind == "mul":
+        return e.mul(a, b)
+    if kind == "add":
+        return e.add(a, b)
+    if kind == "sub":
+        return e.sub(a, b)
+    if kind == "div":
+        return e.div(a, b)
+    return e.select(e.fcmp("ogt" if kind == "max" else "olt", a, b), a, b)
+
+
+def _element(e: LLVMEmitter, base: SSAValue, k: SSAValue, t: Attribute) -> SSAValue:
+    return e.insert(ext.GEPOp(base, [ext.GEP_USE_SSA_VAL], t, [k]))
+
+
+def _team_values(e: LLVMEmitter, team: SSAValue) -> SSAValue:
+    return e.insert(ext.GEPOp(team, [_TEAM_FIXED_BYTES], i8))
+
+
+def _combine_and_record(module: ModuleOp, kind: str, t: Attribute) -> str:
+    """`helper(shared, private, n, team, factors)`, run by every thread of the team: the team's
+    private copies go to its shared memory; thread 0 combines them into `shared` in thread
+    order, starting from shared's value; then each thread finds in `factors[k]` the derivative
+    of the result with respect to its `private[k]`, and in `factors[n + k]` with respect to
+    shared's value before.  Barriers separate the steps (and the next use of the memory)."""
+    name = f"xenzyme.par.reduce.{kind}.{_type_name(t)}"
+    if has_function(module, name):
+        return name
+    h = HelperFunction(module, name, [_PTR, _PTR, i64, _PTR, _PTR])
+    shared, private, n, team, factors = h.args
+    e = h.e
+    tid = e.to_i64(e.insert(par.ThreadNumOp()))
+    nt = e.to_i64(e.insert(par.NumThreadsOp()))
+    values = _team_values(e, team)
+    before = _element(e, values, e.insert(xllvm.MulOp(nt, n)), t)  # type: ignore[arg-type]
+    acc = e.insert(xllvm.AllocaOp.create(operands=[e.i64(1)], result_types=[_PTR], properties={"elem_type": t}))
+    winner = e.insert(xllvm.AllocaOp.create(operands=[e.i64(1)], result_types=[_PTR], properties={"elem_type": i64}))
+    with h.loop(n) as k:
+        e = h.e
+        at = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(tid, n)), k))  # type: ignore[arg-type]
+        e.insert(ext.StoreOp(e.insert(xllvm.LoadOp(_element(e, private, k, t), t)), _element(e, values, at, t)))
+    h.e.insert(omp.BarrierOp())
+    with h.when(h.e.insert(ext.ICmpOp(tid, h.e.i64(0), "eq"))):
+        with h.loop(n) as k:
+            e = h.e
+            s0 = e.insert(xllvm.LoadOp(_element(e, shared, k, t), t))
+            e.insert(ext.StoreOp(s0, _element(e, before, k, t)))
+            e.insert(ext.StoreOp(s0, acc))
+            with h.loop(nt) as u:
+                e = h.e
+                p = e.insert(xllvm.LoadOp(_element(e, values, e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(u, n)), k)), t), t))  # type: ignore[arg-type]
+                e.insert(ext.StoreOp(_combine(e, kind, e.insert(xllvm.LoadOp(acc, t)), p), acc))
+            e = h.e
+            e.insert(ext.StoreOp(e.insert(xllvm.LoadOp(acc, t)), _element(e, shared, k, t)))
+    h.e.insert(omp.BarrierOp())
+    with h.loop(n) as k:
+        e = h.e
+        s0 = e.insert(xllvm.LoadOp(_element(e, before, k, t), t))
+        e.insert(ext.StoreOp(s0, acc))
+        e.insert(ext.StoreOp(e.i64(-1), winner))
+        whole = e.insert(xllvm.AllocaOp.create(operands=[e.i64(1)], result_types=[_PTR], properties={"elem_type": t}))
+        e.insert(ext.StoreOp(e.const(1, t), whole))
+        with h.loop(nt) as u:
+            e = h.e
+            p = e.insert(xllvm.LoadOp(_element(e, values, e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(u, n)), k)), t), t))  # type: ignore[arg-type]
+            a = e.insert(xllvm.LoadOp(acc, t))
+            if kind == "mul":
+                mine = e.insert(ext.ICmpOp(u, tid, "eq"))
+                e.insert(ext.StoreOp(e.select(mine, a, e.mul(a, p)), acc))  # s0 * prod of the others
+                e.insert(ext.StoreOp(e.mul(e.insert(xllvm.LoadOp(whole, t)), p), whole))
+            else:
+                keeps = e.fcmp("ogt" if kind == "max" else "olt", a, p)  # (clang: s > p ? s : p)
+                e.insert(ext.StoreOp(e.select(keeps, a, p), acc))
+                e.insert(ext.StoreOp(e.insert(ext.SelectOp(keeps, e.insert(xllvm.LoadOp(winner, i64)), u)), winner))
+        e = h.e
+        if kind == "mul":
+            mine_factor, before_factor = e.insert(xllvm.LoadOp(acc, t)), e.insert(xllvm.LoadOp(whole, t))
+        else:
+            w = e.insert(xllvm.LoadOp(winner, i64))
+            one, zero = e.const(1, t), e.zero(t)
+            mine_factor = e.select(e.insert(ext.ICmpOp(w, tid, "eq")), one, zero)
+            before_factor = e.select(e.insert(ext.ICmpOp(w, e.i64(-1), "eq")), one, zero)
+        e.insert(ext.StoreOp(mine_factor, _element(e, factors, k, t)))
+        e.insert(ext.StoreOp(before_factor, _element(e, factors, e.insert(xllvm.AddOp(n, k)), t)))  # type: ignore[arg-type]
+    h.e.insert(omp.BarrierOp())
+    return h.finish()
+
+
+def _reverse_recorded(module: ModuleOp, t: Attribute) -> str:
+    """`helper(dshared, dprivate, n, factors)`: every thread adds the result's adjoint times
+    its factor to its private copy's adjoint; then thread 0 scales the shared adjoint to that of
+    shared's value before (barriers: the adjoint of the result is complete before it is read,
+    and read by all before it changes)."""
+    name = f"xenzyme.par.reduce.reverse.{_type_name(t)}"
+    if has_function(module, name):
+        return name
+    h = HelperFunction(module, name, [_PTR, _PTR, i64, _PTR])
+    dshared, dprivate, n, factors = h.args
+    tid = h.e.to_i64(h.e.insert(par.ThreadNumOp()))
+    h.e.insert(omp.BarrierOp())
+    with h.loop(n) as k:
+        e = h.e
+        d = e.insert(xllvm.LoadOp(_element(e, dshared, k, t), t))
+        at = _element(e, dprivate, k, t)
+        f = e.insert(xllvm.LoadOp(_element(e, factors, k, t), t))
+        e.insert(ext.StoreOp(e.add(e.insert(xllvm.LoadOp(at, t)), e.mul(d, f)), at))
+    h.e.insert(omp.BarrierOp())
+    with h.when(h.e.insert(ext.ICmpOp(tid, h.e.i64(0), "eq"))):
+        with h.loop(n) as k:
+            e = h.e
+            at = _element(e, dshared, k, t)
+            f = e.insert(xllvm.LoadOp(_element(e, factors, e.insert(xllvm.AddOp(n, k)), t), t))  # type: ignore[arg-type]
+            e.insert(ext.StoreOp(e.mul(e.insert(xllvm.LoadOp(at, t)), f), at))
+    h.e.insert(omp.BarrierOp())
+    return h.finish()
+
+
+def _combine_with_tangent(module: ModuleOp, kind: str, t: Attribute) -> str:
+    """`helper(shared, dshared, value, dvalue, n)`: shared[k] = shared[k] <kind> value[k] and
+    its tangent, under one lock (the tangent needs the shared value the value meets)."""
+    name = f"xenzyme.par.combine.{kind}.{_type_name(t)}"
+    if has_function(module, name):
+        return name
+    _lock(module)
+    h = HelperFunction(module, name, [_PTR, _PTR, _PTR, _PTR, i64])
+    shared, dshared, value, dvalue, n = h.args
+    h.e.insert(par.CriticalBeginOp(_LOCK))
+    with h.loop(n) as k:
+        e = h.e
+        ps, pd = _element(e, shared, k, t), _element(e, dshared, k, t)
+        s, ds = e.insert(xllvm.LoadOp(ps, t)), e.insert(xllvm.LoadOp(pd, t))
+        v = e.insert(xllvm.LoadOp(_element(e, value, k, t), t))
+        dv = e.insert(xllvm.LoadOp(_element(e, dvalue, k, t), t))
+        if kind in ("add", "sub"):
+            tangent = _combine(e, kind, ds, dv)
+        elif kind == "mul":
+            tangent = e.add(e.mul(ds, v), e.mul(s, dv))
+        elif kind == "div":
+            tangent = e.div(e.sub(ds, e.mul(e.div(s, v), dv)), v)
+        else:
+            tangent = e.select(e.fcmp("ogt" if kind == "max" else "olt", s, v), ds, dv)
+        e.insert(ext.StoreOp(_combine(e, kind, s, v), ps))
+        e.insert(ext.StoreOp(tangent, pd))
+    h.e.insert(par.CriticalEndOp(_LOCK))
+    return h.finish()
+
+
+def _lock(module: ModuleOp) -> None:
+    if any(isinstance(o, xllvm.GlobalOp) and o.sym_name.data == _LOCK for o in module.ops):
+        return
+    t = ext.LLVMArrayType(8, i32)
+    zero = xllvm.ZeroOp.create(result_types=[t])
+    module.body.block.add_op(xllvm.GlobalOp(t, _LOCK, "internal", alignment=8,
+                                            body=Region([Block([zero, xllvm.ReturnOp(zero.results[0])])])))  # fmt: skip
+
+
+def team_memory_bytes_per_thread(module: ModuleOp, fn: xllvm.FuncOp) -> int:
+    """What the collectives of a region (in `fn` and the functions it calls) need of the team's
+    shared memory per thread: one value per element of the widest '*', max or min reduction."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
+    seen, work, widest = set(), [fn], 0
+    while work:
+        f = work.pop()
+        if f.sym_name.data in seen:
+            continue
+        seen.add(f.sym_name.data)
+        for op in f.walk():
+            if isinstance(op, par.ReduceOp) and op.kind.data != "add" and carries_derivative(op.element_type):
+                widest = max(widest, op.elements)
+            elif isinstance(op, xllvm.CallOp) and op.callee is not None and (g := functions.get(op.callee.string_value())):
+                work.append(g)
+    return 8 * widest
 
 
 RULES: dict[type[Operation], OpRule] = {
@@ -367,8 +610,8 @@ RULES: dict[type[Operation], OpRule] = {
     omp.FlushOp: OpRule(reverse=_reverse_flush),
     par.CriticalBeginOp: OpRule(reverse=_reverse_critical_begin),
     par.CriticalEndOp: OpRule(reverse=_reverse_critical_end),
-    par.ReduceOp: OpRule(reverse=_reverse_reduce, tangent=_tangent_reduce),
-    par.AtomicUpdateOp: OpRule(reverse=_reverse_atomic_update, tangent=_tangent_atomic_update),
+    par.ReduceOp: OpRule(augment=_augment_reduce, reverse=_reverse_reduce, tangent=_tangent_reduce, emits_primal=True),
+    par.AtomicUpdateOp: OpRule(reverse=_reverse_atomic_update, tangent=_tangent_atomic_update, emits_primal=True),
 }
 
 

@@ -29,6 +29,7 @@ from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer
 from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
+from xenzyme.analysis.ownership import owned_loads, reads_into_shadows
 from xenzyme.analysis.types import Views, memory_contents
 from xenzyme.diagnostics import SourceLocation
 from xenzyme.dialects import autodiff as ad
@@ -90,7 +91,7 @@ class GradientBuilder:
         other threads may update too receives adjoints atomically, and both functions take one
         more parameter, `team_memory` (memory the team shares for the duration of its region,
         for the collective operations' reverse: see `xenzyme.rules.par`)."""
-        self.team_memory: SSAValue | None = None
+        self.f_team_memory: SSAValue | None = None
         self.r_team_memory: SSAValue | None = None
         try:
             self.cfg = CFG(fn.body)
@@ -101,6 +102,10 @@ class GradientBuilder:
         constant = {n for n, gl in globals_.items() if gl.constant is not None}
         self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
         self.writes = WriteSummary(self.cfg.rpo, self.cfg)
+        self.owned: set[SSAValue] = set()
+        """In a team: primal pointers whose memory only this thread's iterations touch."""
+        if team and (reads := reads_into_shadows(self.cfg, self.info.shadowed)) is not None:
+            self.owned = {op.ptr for op in owned_loads(self.cfg, reads)}  # type: ignore[attr-defined]
         self.views = Views(self.cfg, {n: gl.global_type for n, gl in globals_.items()})
         self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
         """The module's functions by name (callee attributes: what a call may keep)."""
@@ -187,8 +192,8 @@ class GradientBuilder:
         self.active_args = self._map_parameters(entry, self.values, self.shadows)
         self.seed = None if self.split else (entry.args[-1] if seed else None)
         if self.team:
-            self.team_memory = entry.args[-1]
-            self.team_memory.name_hint = "team"
+            self.f_team_memory = entry.args[-1]
+            self.f_team_memory.name_hint = "team"
         if self.split:
             self.r_entry = Block(arg_types=[*primal, *seed, *team, ext.LLVMPointerType()])
             self._map_parameters(self.r_entry, self.rparam, self.rshadow)
@@ -392,9 +397,11 @@ class GradientBuilder:
     def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None,
                           primal: SSAValue | None = None) -> None:
         """Add `delta` into shadow memory; in a team, atomically unless the memory is this
-        thread's own (its stack frame, its heap allocations), which `primal`, the primal pointer
-        whose shadow this is, tells."""
-        mode = "plain" if not self.team or primal is not None and self._private(primal) else "atomic"
+        thread's own (its stack frame, its heap allocations, or shared memory that only its
+        iterations of a worksharing loop touch: `xenzyme.analysis.ownership`), which `primal`,
+        the primal pointer whose shadow this is, tells."""
+        owned = primal is not None and (primal in self.owned or self._private(primal))
+        mode = "plain" if not self.team or owned else "atomic"
         self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode=mode, alignment=alignment))
 
     def _private(self, ptr: SSAValue) -> bool:
@@ -429,7 +436,10 @@ class GradientBuilder:
 
     def team_memory_here(self) -> SSAValue | None:
         """The team's shared memory, in the function being built at the current point."""
-        return self.r_team_memory if self.pos is not None and self.split else self.team_memory
+        return self.r_team_memory if self.pos is not None and self.split else self.f_team_memory
+
+    def team_memory(self) -> SSAValue | None:
+        return self.team_memory_here()
 
     def get(self, v: SSAValue) -> SSAValue:
         assert self.pos is not None

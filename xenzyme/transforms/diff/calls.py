@@ -217,7 +217,7 @@ class ReverseCalls:
             if ad.has_shadow(a):
                 args.append(g.fwd_shadow(o))
         if g.team and g.hints.gradients.get(fn.sym_name.data) is None:
-            args.append(g.team_memory)  # type: ignore[arg-type]
+            args.append(g.f_team_memory)  # type: ignore[arg-type]
         fields = augmented_fields(fn.function_type, plan.ret_activity)
         call = e.insert(call_op(plan.augmented, args, ext.LLVMStructType.from_type_list(fields)))
         call.owner.location = op.location  # type: ignore[union-attr]

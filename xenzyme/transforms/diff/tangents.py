@@ -26,7 +26,7 @@ from typing import NoReturn
 
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, VectorType, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ModuleOp, VectorType, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -45,7 +45,7 @@ from xenzyme.rules.llvm_calls import copy_call
 from xenzyme.transforms.diff.builder import inherited_attributes
 from xenzyme.transforms.diff.calls import _unpack
 from xenzyme.transforms.diff.errors import fail_at, irreducible, location_of
-from xenzyme.transforms.diff.prepare import copy_byval_arguments, retype_float_accesses
+from xenzyme.transforms.diff.prepare import copy_byval_arguments, prepend, retype_float_accesses
 from xenzyme.transforms.diff.symbols import ModuleSymbols
 
 
@@ -119,6 +119,7 @@ class TangentBuilder:
         self.tan: dict[SSAValue, list[SSAValue]] = {}
         self.sh: dict[SSAValue, list[SSAValue]] = {}
         self.F: dict[Block, Block] = {}
+        self.entry_ops: list[Operation] = []
         self.e: LLVMEmitter = None  # type: ignore[assignment]
 
     # ---- errors ---------------------------------------------------------------------------
@@ -184,6 +185,7 @@ class TangentBuilder:
             for op in list(b.ops)[:-1]:
                 self._op(op)
             self._terminator(b)
+        prepend(self.F[self.cfg.entry], self.entry_ops)
         rtype = result_type(ftype.output, self.ret_activity, n) or ext.LLVMVoidType()
         fn = xllvm.FuncOp(
             self.name,
@@ -223,6 +225,14 @@ class TangentBuilder:
         if s is not None:
             return s
         return [self.values[p]] * self.width
+
+    def stack_slot(self, t: Attribute) -> SSAValue:
+        """A stack slot of type `t` in the tangent function's entry."""
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                       properties={"elem_type": t})  # fmt: skip
+        self.entry_ops += [one, alloca]
+        return alloca.res
 
     def set_shadows(self, p: SSAValue, shadows: Sequence[SSAValue]) -> None:
         """Record the shadows of the pointer result `p`."""

@@ -21,6 +21,6 @@ define void @g(double %x, ptr %o) {
 }
 
 ; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f: active data is stored through argument 1, which has no shadow (const)
-; CHECK-NEXT: note: in: llvm.store %m, %out {alignment = 8 : i64} : f64, !llvm.ptr
+; CHECK-NEXT: note: in: store double %m, ptr %out, align 8
 ; CHECK-NEXT: note: mark argument 1 enzyme_dup with a shadow, or the stored value enzyme_const
 ; CHECK-NOT:  Traceback
