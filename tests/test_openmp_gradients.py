@@ -79,7 +79,9 @@ def xenzyme_build(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path, s
     """`build(program, level)`: the program through xenzyme-opt and clang-19, built once per
     session (the folder is shared by all workers); a failure fails every test that needs the
     build, with xenzyme's message."""
-    root = tmp_path_factory.getbasetemp().parent / "omp_ad_builds"
+    base = tmp_path_factory.getbasetemp()
+    # Under pytest-xdist each worker has its own folder in the session's: share the session's.
+    root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "omp_ad_builds"
 
     def build(program: Path, level: str) -> Path:
         d = root / f"{program.stem}{level}"

@@ -3,7 +3,6 @@
 #include "omp_check.h"
 
 extern void __enzyme_autodiff(void *, ...);
-extern float __enzyme_autodiff_f(void *, ...) __asm__("__enzyme_autodiff");
 enum { N = 256 };
 
 __attribute__((noinline)) float wdot(int n, const float *x, const float *y, const float *w) {
@@ -46,7 +45,7 @@ int main(void) {
     w[i] = (float)(1 + (i % 4) * 0.25);
     dout[i] = (float)(0.5 + 0.5 * sin(0.05 * i));
   }
-  XZ_DIFF(__enzyme_autodiff_f((void *)wdot, enzyme_const, N, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, w),
+  XZ_DIFF(__enzyme_autodiff((void *)wdot, enzyme_const, N, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, w),
           ref_wdot(N, x, dx, y, dy, w));
   for (int i = 0; i < N; i++) want[i] = (double)w[i] * y[i] + x[i];
   check_allf("wdot dx", dx, want, N, 1e-6);

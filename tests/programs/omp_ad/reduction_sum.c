@@ -4,7 +4,6 @@
 #include "omp_check.h"
 
 extern void __enzyme_autodiff(void *, ...);
-extern double __enzyme_autodiff_d(void *, ...) __asm__("__enzyme_autodiff");
 enum { N = 150 };
 
 __attribute__((noinline)) double dot_exp(int n, const double *x, const double *y) {
@@ -47,7 +46,7 @@ int main(void) {
     x[i] = 2 * sin(0.61 * i);
     y[i] = cos(0.17 * i);
   }
-  XZ_DIFF(__enzyme_autodiff_d((void *)dot_exp, enzyme_const, N, enzyme_dup, x, dx, enzyme_dup, y, dy),
+  XZ_DIFF(__enzyme_autodiff((void *)dot_exp, enzyme_const, N, enzyme_dup, x, dx, enzyme_dup, y, dy),
           ref_dot_exp(N, x, dx, y, dy));
   for (int i = 0; i < N; i++) want[i] = y[i] * exp(-x[i]) * (1 - x[i]);
   check_all("dot dx", dx, want, N, 1e-13);
