@@ -1935,8 +1935,8 @@ def parallel_section(bench: ParallelBenchmark, res: dict, env: dict) -> str:
         lines += [f"Check (before timing): relative error {chk['rel_err']:.2g} against {chk['against']} "
                   f"(tolerance {chk['tol']:.0e}): {'passed' if chk['ok'] else '**failed**'}.", ""]  # fmt: skip
     if main_run:
-        lines += ["| threads | primal median (min) | gradient median (min) | gradient ÷ primal | gradient heap / call |",
-                  "|---:|---:|---:|---:|---:|"]  # fmt: skip
+        lines += ["| threads | primal median (min) | gradient median (min) | gradient ÷ primal "
+                  "| gradient heap / call |", "|---:|---:|---:|---:|---:|"]  # fmt: skip
         for t in d["threads"]:
             p, g = d["primal"][t], d["gradient"][t]
             lines.append(f"| {t} | {fmt_s(p and p['median_s'])} ({fmt_s(p and p['min_s'])}) | "

@@ -14,9 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
-from test_benchmarks_build import ENV, runner
 
 from conftest import clang
+from test_benchmarks_build import ENV, runner
 
 SMALL = {"omp_logsumexp": 100_000, "omp_gmm": 200, "omp_stencil": 24 * 24}
 NAMES = [b.name for b in runner.PARALLEL]
