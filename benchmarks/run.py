@@ -18,6 +18,11 @@ For each benchmark of BENCHMARKS:
    xenzyme's gradient, dumped by the main build, against its own before it times anything;
 4. rewrite this runner's sections of benchmarks/RESULTS.md.
 
+The OpenMP benchmarks (PARALLEL: `run.py parallel`, or by name) run one process each that
+checks the gradient at 1 and 2 threads and times primal and gradient at both counts; their
+sections report gradient ÷ primal at each count and the speed-ups from 1 to 2 threads
+("Parallel benchmarks" below).
+
 RESULTS.md is shared with other writers (benchmarks/compile_speed.py): every writer replaces
 only the text between its own `<!-- NAME:begin -->` and `<!-- NAME:end -->` markers and keeps the
 rest; a section whose markers are missing is appended.  The raw results go to
@@ -1695,6 +1700,347 @@ def write_results(sections: list[tuple[str, str]], path: Path = RESULTS) -> None
 
 
 # ---------------------------------------------------------------------------------------------
+# Parallel benchmarks (OpenMP)
+# ---------------------------------------------------------------------------------------------
+#
+# OpenMP versions of logsumexp, GMM (parallel over points) and a 2-D stencil in time
+# (benchmarks/c/omp_*.c with bench_omp.h).  One process per benchmark checks the gradient at
+# each thread count of PAR_THREADS, then times the primal and the gradient at every count, the
+# samples of all of them alternating.  Reported: gradient ÷ primal at each count, and each one's
+# speed-up from the first count to the last; the goals are gradient ÷ primal at 2 threads at
+# most PAR_GOAL_GROWTH times the same ratio at 1 thread, and the gradient's speed-up at least
+# PAR_GOAL_SHARE of the primal's.  Each program is also built with -DBENCH_PRIMAL_ONLY (no
+# derivative request): its generated code is the baseline of the construct census below, and
+# when the full program cannot be built (xenzyme cannot differentiate it) it is run instead, so
+# that the primal's figures are reported beside the error.
+
+PAR_THREADS = (1, 2)
+PAR_GOAL_GROWTH = 1.25
+PAR_GOAL_SHARE = 0.8
+PRIMAL_ONLY = Variant("O2-primal", "-O2", "enzyme",
+                      "clang -O2 IR, `enzyme`, built with -DBENCH_PRIMAL_ONLY (no derivative request)")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ParallelBenchmark:
+    name: str
+    what: str
+    n: int
+    size: str
+    input: str = ""
+    reads: str = ""
+    """What the derivative has to do in parallel, in words: who reads what (no figures)."""
+
+    @property
+    def source(self) -> Path:
+        return C_DIR / f"{self.name}.c"
+
+    @property
+    def input_path(self) -> Path | None:
+        return DATA_DIR / self.input if self.input else None
+
+
+PARALLEL = (
+    ParallelBenchmark(
+        name="omp_logsumexp",
+        what="logsumexp in one OpenMP region: `omp for reduction(max : A)`, then `omp for "
+        "reduction(+ : s)` over N doubles uniform in [-4, 4); gradient checked against the "
+        "softmax computed in C (1e-9 relative, 2-norm) at each thread count",
+        n=10_000_000,
+        size="N = 10,000,000",
+        reads="Each iteration reads only its own element, so in the reverse sweep each thread "
+        "writes only the shadows of its own iterations; what is shared is the adjoint of the two "
+        "reduction variables: that of s is the same for every element, and that of A goes to "
+        "the element that held the maximum (on one thread).",
+    ),
+    ParallelBenchmark(
+        name="omp_gmm",
+        input="gmm/gmm_10k_d10_K25.txt",
+        what="ADBench GMM with its loop over points an `omp for reduction(+)` (per-thread "
+        "temporaries malloc'd in the region); full gradient by one `__enzyme_autodiff` call, "
+        "checked against central differences along 3 random directions (1e-5 relative) at "
+        "each thread count",
+        n=10_000,
+        size="d = 10, K = 25, n = 10,000: 1,650 parameters",
+        reads="Every point reads every parameter (weights, means, inverse-covariance factors), "
+        "so every thread adds into the adjoint of every parameter: 1,650 shared addresses, "
+        "updated by all 10,000 iterations.",
+    ),
+    ParallelBenchmark(
+        name="omp_stencil",
+        what="explicit reaction-diffusion steps on an N × N grid (five-point Laplacian, cubic "
+        "reaction, fixed boundary), 50 steps of one `parallel for` over the rows each, then a "
+        "weighted energy (reduction); gradient with respect to the initial grid and the "
+        "diffusion coefficient, checked against central differences along 3 random directions "
+        "(1e-5 relative) at each thread count",
+        n=256 * 256,
+        size="256 × 256 grid (N = 65,536 cells), 50 steps",
+        reads="Each grid value is read by the iterations of its own row and of the rows above and "
+        "below it, so in the reverse sweep the shadows of the rows at the edges of a thread's "
+        "block receive adjoints from two threads; the coefficient r is read by every iteration. "
+        "The steps overwrite the grid, so the reverse sweep needs every step's grid back.",
+    ),
+)
+PARALLEL_BY_NAME = {b.name: b for b in PARALLEL}
+
+
+def build_parallel(bench: ParallelBenchmark, variant: Variant, outdir: Path, *, reps: int = 1,
+                   timeout: float = 300) -> Build:  # fmt: skip
+    """An OpenMP benchmark program: clang-19 -fopenmp → xenzyme-opt → clang-19 -fopenmp (which
+    links libomp), `reps` times (the median of each stage is the compile time); the primal-only
+    variant with -DBENCH_PRIMAL_ONLY.  Also writes xenzyme-opt's LLVM IR of the program
+    (`NAME.VARIANT.xz.ll`, outside the timed stages) for the construct census."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    stem = outdir / f"{bench.name}.{variant.tag}"
+    ll, obj, exe, xz_ll = (Path(f"{stem}{ext}") for ext in (".ll", ".o", "", ".xz.ll"))
+    heap, heap_cmd = heapcount_object(outdir, timeout)
+    defines = ["-DBENCH_PRIMAL_ONLY"] if variant is PRIMAL_ONLY else []
+    cmds = [
+        [clang(), variant.clang_level, "-fopenmp", *defines, "-S", "-emit-llvm", str(bench.source), "-o", str(ll)],
+        [*xenzyme_opt(), str(ll), "-p", variant.pipeline, "-t", "obj", "-o", str(obj)],
+        [clang(), str(obj), str(heap), *HEAPCOUNT_LDFLAGS, "-fopenmp", "-lm", "-o", str(exe)],
+    ]
+    stages = ("clang", "xenzyme-opt", "cc")
+    times: dict[str, list[float]] = {s: [] for s in (*stages, "total")}
+    for _ in range(max(1, reps)):
+        for f in (ll, obj, exe):
+            f.unlink(missing_ok=True)
+        total = 0.0
+        for stage, cmd in zip(stages, cmds, strict=True):
+            t0 = time.perf_counter()
+            _run(cmd, timeout=timeout)
+            times[stage].append(time.perf_counter() - t0)
+            total += times[stage][-1]
+        times["total"].append(total)
+    _run([*xenzyme_opt(), str(ll), "-p", variant.pipeline, "-t", "llvm", "-o", str(xz_ll)], timeout=timeout)
+    return Build(exe=exe, commands=[_short(c) for c in (heap_cmd, *cmds)],
+                 stage_s={k: statistics.median(v) for k, v in times.items()}, reps=max(1, reps))  # fmt: skip
+
+
+CENSUS = {
+    "regions": re.compile(r"call\b.*@__kmpc_fork_call\("),
+    "atomics": re.compile(r"\batomicrmw\b|\bcmpxchg\b"),
+    "critical sections": re.compile(r"call\b.*@__kmpc_critical(_with_hint)?\("),
+    "barriers": re.compile(r"call\b.*@__kmpc_barrier\("),
+    "allocations": re.compile(r"call\b.*@(malloc|calloc|realloc)\("),
+}
+"""What the construct census counts in a module's LLVM IR, a line each."""
+
+
+def census(ll_text: str) -> dict[str, int]:
+    """The parallel constructs of a module (its LLVM IR text): regions forked, atomic
+    read-modify-writes (`atomicrmw`, compare-exchange loops), critical sections (lower-par
+    also combines reductions in one), barriers, and heap allocation calls."""
+    lines = [ln for ln in ll_text.splitlines() if not ln.lstrip().startswith(("declare", ";"))]
+    return {k: sum(1 for ln in lines if rx.search(ln)) for k, rx in CENSUS.items()}
+
+
+def run_parallel_benchmark(bench: ParallelBenchmark, progress: Progress, *, n: int, samples: int,
+                           compile_reps: int, threads: tuple[int, ...] = PAR_THREADS) -> dict:  # fmt: skip
+    """Build (primal-only and full), check and time one OpenMP benchmark; its results."""
+    res: dict = {"name": bench.name, "n": n, "samples": samples, "threads": list(threads), "builds": {},
+                 "runs": {}, "census": {}, "errors": []}  # fmt: skip
+    outdir = BUILD_DIR / bench.name
+    env = {"XENZYME_BENCH_THREADS": ",".join(map(str, threads))}
+    if bench.input:
+        env["XENZYME_BENCH_INPUT"] = str(bench.input_path)
+    builds: dict[str, Build] = {}
+    for v in (PRIMAL_ONLY, MAIN):
+        reps = compile_reps if v is MAIN else 1
+        with progress.step(f"{bench.name}: build {v.label}{f' x{reps}' if reps > 1 else ''}") as st:
+            try:
+                b = builds[v.tag] = build_parallel(bench, v, outdir, reps=reps)
+            except BenchError as e:
+                what = "the gradient" if v is MAIN else "the primal"
+                res["errors"].append(f"build {v.tag} ({what}): {e}")
+                st.fail("(see errors)")
+                continue
+            res["builds"][v.tag] = {"commands": b.commands, "stage_s": b.stage_s, "reps": b.reps}
+            res["census"][v.tag] = census(Path(f"{outdir / bench.name}.{v.tag}.xz.ll").read_text())
+            st.note = f"(source → program {b.stage_s['total']:.2f} s)"
+    # The full program when it was built, else the primal alone.
+    tag = MAIN.tag if MAIN.tag in builds else PRIMAL_ONLY.tag
+    counts = " and ".join(map(str, threads))
+    with progress.step(f"{bench.name}: run {'' if tag == MAIN.tag else 'primal only, '}at {counts} threads") as st:
+        if tag not in builds:
+            st.fail("(not built)")
+            return res
+        try:
+            recs = run_program(builds[tag].exe, n, samples, env=env, timeout=600)
+        except BenchError as e:
+            res["errors"].append(f"run {tag}: {e}")
+            st.fail("(see errors)")
+            return res
+        res["runs"][tag] = recs
+        chk = pick(recs, "check")
+        d = parallel_derived(res)
+        if not chk or not chk.get("ok"):
+            res["errors"].append(f"run {tag}: check failed: {chk}")
+            st.fail("(check FAILED)")
+        elif tag != MAIN.tag:
+            speedup = d["speedup_primal"]
+            st.fail(f"(no gradient; primal speed-up {fmt_r(speedup)})" if speedup else "(no gradient)")
+        else:
+            st.note = "(gradient ÷ primal " + ", ".join(f"{fmt_r(d['ratio'][t])} at {t}" for t in threads) + ")"
+    return res
+
+
+def parallel_derived(res: dict) -> dict:
+    """Times per thread count and the ratios the section reports (None where missing)."""
+    threads = res.get("threads", list(PAR_THREADS))
+    recs = res["runs"].get(MAIN.tag) or res["runs"].get(PRIMAL_ONLY.tag) or []
+    p = {t: pick(recs, "time", f"primal@{t}") for t in threads}
+    g = {t: pick(recs, "time", f"gradient@{t}") for t in threads}
+    lo, hi = threads[0], threads[-1]
+    out: dict = {"threads": threads, "lo": lo, "hi": hi, "primal": p, "gradient": g,
+                 "ratio": {t: ratio(g[t], p[t]) for t in threads},
+                 "ratio_min": {t: ratio(g[t], p[t], "min_s") for t in threads},
+                 "speedup_primal": ratio(p[lo], p[hi]), "speedup_gradient": ratio(g[lo], g[hi])}  # fmt: skip
+    r_lo, r_hi = out["ratio"][lo], out["ratio"][hi]
+    out["growth"] = r_hi / r_lo if r_lo and r_hi is not None else None
+    sp, sg = out["speedup_primal"], out["speedup_gradient"]
+    out["share"] = sg / sp if sp and sg is not None else None
+    return out
+
+
+def _goal(value: float | None, target: float, at_most: bool) -> str:
+    if value is None:
+        return "–"
+    return "met" if (value <= target if at_most else value >= target) else "**missed**"
+
+
+def parallel_section(bench: ParallelBenchmark, res: dict, env: dict) -> str:
+    """A parallel benchmark's section of RESULTS.md."""
+    d = parallel_derived(res)
+    lo, hi = d["lo"], d["hi"]
+    counts = " and ".join(map(str, d["threads"]))
+    lines = [f"## {bench.name}", "", f"{bench.what}. {bench.size}.", ""]
+    lines += env_lines(env)
+    lines += [f"- `.venv/bin/python benchmarks/run.py {bench.name}`: one process checks the derivative "
+              f"at {counts} threads, then times primal and gradient at each count "
+              f"(`omp_set_num_threads` before each call); a sample repeats the call until it lasts "
+              f"≥ 50 ms; after a warm-up, {res['samples']} samples of each, the samples of all of them "
+              "taken in alternation; times are per call.", ""]  # fmt: skip
+    main_run = res["runs"].get(MAIN.tag)
+    primal_run = res["runs"].get(PRIMAL_ONLY.tag)
+    if not main_run:
+        lines += ["**No gradient figures: the gradient program could not be built or run.**", "", "```"]
+        lines += [e.replace(f"{REPO}/", "") for err in res["errors"] for e in err.splitlines()]
+        lines += ["```", ""]
+        if not primal_run:
+            return "\n".join(lines).rstrip() + "\n"
+        lines += ["The primal alone (built with `-DBENCH_PRIMAL_ONLY`, through the same pipeline):", ""]
+    chk = pick(main_run or primal_run, "check")
+    if chk:
+        lines += [f"Check (before timing): relative error {chk['rel_err']:.2g} against {chk['against']} "
+                  f"(tolerance {chk['tol']:.0e}): {'passed' if chk['ok'] else '**failed**'}.", ""]  # fmt: skip
+    if main_run:
+        lines += ["| threads | primal median (min) | gradient median (min) | gradient ÷ primal "
+                  "| gradient heap / call |", "|---:|---:|---:|---:|---:|"]  # fmt: skip
+        for t in d["threads"]:
+            p, g = d["primal"][t], d["gradient"][t]
+            lines.append(f"| {t} | {fmt_s(p and p['median_s'])} ({fmt_s(p and p['min_s'])}) | "
+                         f"{fmt_s(g and g['median_s'])} ({fmt_s(g and g['min_s'])}) | {fmt_r(d['ratio'][t])} | "
+                         f"{fmt_heap(g)} |")  # fmt: skip
+        lines.append(f"| speed-up {lo} → {hi} | {fmt_r(d['speedup_primal'])} | {fmt_r(d['speedup_gradient'])} | | |")
+        lines += ["", "| goal | this run | target | |", "|---|---:|---:|---|",
+                  f"| gradient ÷ primal at {hi} threads ÷ the same at {lo} | {fmt_r(d['growth'])} | "
+                  f"≤ {PAR_GOAL_GROWTH} | {_goal(d['growth'], PAR_GOAL_GROWTH, True)} |",
+                  f"| gradient's speed-up ÷ primal's ({lo} → {hi} threads) | {fmt_r(d['share'])} | "
+                  f"≥ {PAR_GOAL_SHARE} | {_goal(d['share'], PAR_GOAL_SHARE, False)} |"]  # fmt: skip
+    else:
+        lines += ["| threads | primal median (min) |", "|---:|---:|"]
+        lines += [f"| {t} | {fmt_s(p and p['median_s'])} ({fmt_s(p and p['min_s'])}) |"
+                  for t, p in d["primal"].items()]  # fmt: skip
+        lines.append(f"| speed-up {lo} → {hi} | {fmt_r(d['speedup_primal'])} |")
+    b = res["builds"].get(MAIN.tag) or res["builds"].get(PRIMAL_ONLY.tag)
+    if b:
+        st = b["stage_s"]
+        what = "gradient" if MAIN.tag in res["builds"] else "primal-only program"
+        builds = f"median of {b['reps']} builds" if b["reps"] > 1 else "one build"
+        lines += ["", f"Compile time, source to runnable {what} ({builds}): "
+                  f"**{st['total']:.2f} s** = clang {st['clang']:.2f} s + xenzyme-opt {st['xenzyme-opt']:.2f} s "
+                  f"+ link {st['cc']:.2f} s."]  # fmt: skip
+    if bench.input:
+        lines += ["", f"Input: `benchmarks/data/{bench.input}` (ADBench's, MIT licence: `LICENSE.ADBench.txt` "
+                  "beside it), handed to the program as `$XENZYME_BENCH_INPUT`."]  # fmt: skip
+    lines += ["", "Commands:", "", "```"]
+    for tag in (PRIMAL_ONLY.tag, MAIN.tag):
+        if tag in res["builds"]:
+            lines += [c for c in res["builds"][tag]["commands"] if c not in lines]
+    lines += ["```", "", parallel_notes(bench, res), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def parallel_notes(bench: ParallelBenchmark, res: dict) -> str:
+    """What the section's figures say, from the run's own figures only."""
+    d = parallel_derived(res)
+    lo, hi = d["lo"], d["hi"]
+    r_lo, r_hi, growth, share = d["ratio"][lo], d["ratio"][hi], d["growth"], d["share"]
+    sp, sg = d["speedup_primal"], d["speedup_gradient"]
+    base, full = res["census"].get(PRIMAL_ONLY.tag), res["census"].get(MAIN.tag)
+    added = {k: full[k] - base.get(k, 0) for k in full} if base and full else None
+    census_text = None
+    if added is not None:
+        parts = [f"{v} {k if v != 1 else k[:-1]}" for k, v in added.items() if v]
+        listed = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0] if parts else None
+        census_text = ("In the generated code (xenzyme-opt's LLVM IR of the program, counted, less the "
+                       "primal-only program's) the derivative adds " + listed + ": an atomic is an adjoint "
+                       "added into shared memory update by update, a critical section combines partial "
+                       "adjoints once per thread (lower-par also combines each reduction in one)"
+                       if listed else "The derivative adds no parallel construct to the generated code "
+                       "(xenzyme-opt's LLVM IR of the program, counted, less the primal-only program's)")  # fmt: skip
+    cells = math.isqrt(res["n"]) ** 2 if bench.name == "omp_stencil" else None
+    return _note(
+        _says(bench.reads,
+              f"Keeping the 50 steps' grids takes {_bytes_of(8 * 50 * cells)} for this grid." if cells else None),
+        _says(f"At {lo} thread the gradient costs {_x(r_lo)} primals, at {hi} threads {_x(r_hi)}:"
+              if r_lo is not None and r_hi is not None else None,
+              (f"the ratio grows by a factor {_x(growth)}" if growth >= 1 else
+               f"the ratio falls by a factor {_x(1 / growth)}") +
+              f" from {lo} to {hi} threads (goal: at most {PAR_GOAL_GROWTH}; "
+              f"{_goal(growth, PAR_GOAL_GROWTH, True).strip('*')})." if growth is not None else None,
+              f"From {lo} to {hi} threads the primal {_faster(sp)}, the gradient {_faster(sg)}: its speed-up is "
+              f"{_x(share)} of the primal's (goal: at least {PAR_GOAL_SHARE}; "
+              f"{_goal(share, PAR_GOAL_SHARE, False).strip('*')})." if sp and sg and share is not None else None,
+              f"Only the primal ran in this run; from {lo} to {hi} threads it {_faster(sp)}."
+              if sp and sg is None else None),
+        _end(census_text),
+        "On a machine shared with other work the speed-ups measure the cores the processes got as much "
+        "as the code; the ratios taken within one process (gradient ÷ primal at one count) are the "
+        "steadier figures." if sp is not None and sg is not None else None,
+    )
+
+
+def _faster(speedup: float) -> str:
+    """`runs 1.85 times as fast`, or `takes 1.20 times as long` for a speed-up below 1."""
+    return f"runs {_x(speedup)} times as fast" if speedup >= 1 else f"takes {_x(1 / speedup)} times as long"
+
+
+def parallel_summary_section(results: list[tuple[ParallelBenchmark, dict]], env: dict) -> str:
+    lines = ["## Parallel gradients (OpenMP): summary (`benchmarks/run.py`)", ""]
+    lines += env_lines(env)
+    lines += [f"- per benchmark, one process times primal and gradient at {' and '.join(map(str, PAR_THREADS))} "
+              "threads, samples alternating; goals: gradient ÷ primal at 2 threads at most "
+              f"{PAR_GOAL_GROWTH} × the same at 1 thread, the gradient's 1 → 2 speed-up at least "
+              f"{PAR_GOAL_SHARE} × the primal's.", "",
+              "| benchmark | size | gradient ÷ primal, 1 thread | 2 threads | growth (≤ 1.25) | primal speed-up "
+              "| gradient speed-up | gradient ÷ primal speed-up (≥ 0.8) |",
+              "|---|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for bench, res in results:
+        d = parallel_derived(res)
+        if not res["runs"].get(MAIN.tag):
+            lines.append(f"| {bench.name} | {bench.size} | FAILED | | | {fmt_r(d['speedup_primal'])} | | |")
+            continue
+        lo, hi = d["lo"], d["hi"]
+        lines.append(f"| {bench.name} | {bench.size} | {fmt_r(d['ratio'][lo])} | {fmt_r(d['ratio'][hi])} | "
+                     f"{fmt_r(d['growth'])} {_goal(d['growth'], PAR_GOAL_GROWTH, True)} | "
+                     f"{fmt_r(d['speedup_primal'])} | {fmt_r(d['speedup_gradient'])} | "
+                     f"{fmt_r(d['share'])} {_goal(d['share'], PAR_GOAL_SHARE, False)} |")  # fmt: skip
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------------------------
 
@@ -1703,7 +2049,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Build, check and time the gradient benchmarks; "
                                  "rewrite their sections of benchmarks/RESULTS.md.")
     ap.add_argument("names", nargs="*", help=f"benchmarks to run, or programs (all their "
-                    f"instances) (default: all: {', '.join(BY_NAME)})")
+                    f"instances), or `parallel` for the OpenMP ones (default: all: {', '.join(BY_NAME)}, "
+                    f"{', '.join(PARALLEL_BY_NAME)})")
     ap.add_argument("--n", type=int, help="problem size for every benchmark (default: each one's)")
     ap.add_argument("--samples", type=int, default=7, help="timed samples (>= 5 for results)")
     ap.add_argument("--compile-reps", type=int, default=3,
@@ -1713,11 +2060,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     programs = {b.prog for b in BENCHMARKS}
-    unknown = [n for n in args.names if n not in BY_NAME and n not in programs]
+    unknown = [n for n in args.names if n not in BY_NAME and n not in programs and n not in PARALLEL_BY_NAME
+               and n != "parallel"]  # fmt: skip
     if unknown:
-        ap.error(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BY_NAME)}")
+        ap.error(f"unknown benchmark(s) {', '.join(unknown)}; known: {', '.join(BY_NAME)}, "
+                 f"{', '.join(PARALLEL_BY_NAME)} (or `parallel` for these)")  # fmt: skip
     selected = ([b for b in BENCHMARKS if b.name in args.names or b.prog in args.names]
                 if args.names else list(BENCHMARKS))  # fmt: skip
+    par_selected = ([b for b in PARALLEL if b.name in args.names or "parallel" in args.names]
+                    if args.names else list(PARALLEL))  # fmt: skip
     samples = 0 if args.check_only else args.samples
     if samples and samples < 5:
         print("note: fewer than 5 samples: RESULTS.md is not written", file=sys.stderr)
@@ -1731,7 +2082,8 @@ def main(argv: list[str] | None = None) -> int:
     # The cache-bytes comparison: the first instance of each program, when timing.
     firsts = {b.prog: b for b in reversed(selected)}
     cache_bytes = {b.name: bool(samples) and firsts[b.prog] is b for b in selected}
-    progress = Progress(total=sum(steps_for_run(b, samples, cache_bytes[b.name]) for b in selected))
+    progress = Progress(total=sum(steps_for_run(b, samples, cache_bytes[b.name]) for b in selected)
+                        + 3 * len(par_selected))  # fmt: skip
     results = []
     built: dict = {}
     for bench in selected:
@@ -1739,14 +2091,20 @@ def main(argv: list[str] | None = None) -> int:
                             compile_reps=1 if args.check_only else args.compile_reps,
                             built=built, cache_bytes=cache_bytes[bench.name])
         results.append((bench, res))
+    par_results = []
+    for pbench in par_selected:
+        res = run_parallel_benchmark(pbench, progress, n=args.n or pbench.n, samples=samples,
+                                     compile_reps=1 if args.check_only else args.compile_reps)  # fmt: skip
+        par_results.append((pbench, res))
 
     env["load"].append(os.getloadavg()[0])
     BUILD_DIR.mkdir(parents=True, exist_ok=True)
-    raw = {"env": env, "results": {b.name: r for b, r in results}}
+    raw = {"env": env, "results": {b.name: r for b, r in results},
+           "parallel": {b.name: r for b, r in par_results}}  # fmt: skip
     (BUILD_DIR / "results.json").write_text(json.dumps(raw, indent=1))
 
-    failed = [b.name for b, r in results if r["errors"]]
-    for b, r in results:
+    failed = [b.name for b, r in [*results, *par_results] if r["errors"]]
+    for b, r in [*results, *par_results]:
         for e in r["errors"]:
             print(f"\n{b.name}: {e}", file=sys.stderr)
     if samples:
@@ -1758,8 +2116,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{b.name}: R1 {fmt_r(d['r1'])} (target {fmt_target(b.target_r1)}){r2}, "
                       f"R3 {fmt_r(d['r3'])}, compile "
                       f"{r['builds'][MAIN.tag]['stage_s']['total']:.2f} s", file=sys.stderr)
-    if samples:
+    if samples and results:
         print("\n" + cache_bytes_section(results), file=sys.stderr)
+    if samples and par_results:
+        print("\n" + parallel_summary_section(par_results, env), file=sys.stderr)
     if write:
         if not args.names:
             chart = write_chart(results)
@@ -1769,6 +2129,9 @@ def main(argv: list[str] | None = None) -> int:
                     ("bench-cache-bytes", cache_bytes_section(results))] if not args.names else []
         run = {b.name: r for b, r in results}
         sections += [(f"bench-{b.name}", section_for(b, r, env, run)) for b, r in results]
+        if len(par_results) == len(PARALLEL):
+            sections.append(("bench-parallel", parallel_summary_section(par_results, env)))
+        sections += [(f"bench-{b.name}", parallel_section(b, r, env)) for b, r in par_results]
         write_results(sections)
         print(f"wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
     return 1 if failed else 0

@@ -310,14 +310,19 @@ def _slots(params: Sequence[Parameter], acts: Sequence[str], ctypes_: Sequence[o
 
 def _differentiate(module: ModuleOp, postopt: int) -> None:
     """Every derivative request of the module (ours and the program's own `__enzyme_*` calls),
-    as the `enzyme` pipeline does them after its first optimisation."""
+    as the `enzyme` pipeline does them after its first optimisation (OpenMP's parallel regions
+    raised to `par` ops first and lowered back to libomp calls last, as there)."""
     from xenzyme.transforms.forward_diff import ForwardDiffPass
     from xenzyme.transforms.llvm_opt import run_llvm_pipeline
     from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
+    from xenzyme.transforms.lower_par import LowerParPass
     from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+    from xenzyme.transforms.raise_openmp import RaiseOpenMPPass
     from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
-    for p in (RaiseEnzymeCallsPass(), ReverseDiffPass(), LowerAutodiffPass(), ForwardDiffPass()):
+    passes = (RaiseEnzymeCallsPass(), RaiseOpenMPPass(), ReverseDiffPass(), LowerAutodiffPass(), ForwardDiffPass(),
+              LowerParPass())  # fmt: skip
+    for p in passes:
         p.apply(context(), module)
     if postopt:
         run_llvm_pipeline(module, postopt)
@@ -448,6 +453,7 @@ def _prepare(
     from xdsl.dialects import llvm as xllvm
 
     from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
+    from xenzyme.transforms.raise_openmp import keep_outlined_regions
 
     module = _module(source, flags)
     fn = _find_function(module, function)
@@ -466,6 +472,7 @@ def _prepare(
         fn.properties["linkage"] = xllvm.LinkageAttr("external")  # keep it through optimisation
     strip_optnone(module)
     keep_hinted_calls(module)
+    keep_outlined_regions(module)  # as the `enzyme` pipeline does: each parallel region stays whole
     if preopt:
         run_llvm_pipeline(module, preopt)
     fn = _find_function(module, function)
