@@ -11,8 +11,9 @@ calls in `main`.  The program checks its derivatives against central differences
 - Builds: `xenzyme-opt prog.c --clang-arg=LEVEL -p enzyme -t obj` (which adds -fopenmp) and
   `clang-19 prog.o -fopenmp -lm`, once per (program, level) for the whole session, shared by the
   tests below and between pytest-xdist workers.  Matrix: every program at -O2; in sorted order,
-  the first of every three programs also at -O0 (clang's unoptimised IR, `optnone` stripped by
-  the pipeline), the second also at -O3 (vectorised), the third at -O2 only.
+  the first of every four programs also at -O0 (clang's unoptimised IR, `optnone` stripped by
+  the pipeline), the second also at -O3 (vectorised), the third at -O0 -g and the fourth at
+  -O2 -g (debug records on every value, clang's `_debug__` outlined functions).
 - Each build runs at OMP_NUM_THREADS=1, 2 and 4 (more threads than this machine's cores).
 - Repeatability: the -O2 build of each program runs 20 times at 4 threads with XZ_PRINT=1 (each
   derivative printed with %.17g); every run must pass and print the same derivatives, up to the
@@ -44,13 +45,12 @@ DIR = REPO / "tests" / "programs" / "omp_ad"
 PROGRAMS = sorted(DIR.glob("*.c"))
 THREADS = (1, 2, 4)
 REPEATS = 20
-EXTRA_LEVEL = ("-O0", "-O3", None)
-"""The second level of the i-th program (sorted): EXTRA_LEVEL[i % 3]."""
+EXTRA_LEVEL = ("-O0", "-O3", "-O0 -g", "-O2 -g")
+"""The second build of the i-th program (sorted): EXTRA_LEVEL[i % 4]."""
 MATRIX = [
     (p, level)
     for i, p in enumerate(PROGRAMS)
     for level in ("-O2", EXTRA_LEVEL[i % len(EXTRA_LEVEL)])
-    if level is not None
 ]
 REL_TOL = {"D": 1e-11, "F": 1e-5}
 """Run-to-run tolerance of a printed derivative (double, float), relative to the largest
@@ -84,16 +84,17 @@ def xenzyme_build(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path, s
     root = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "omp_ad_builds"
 
     def build(program: Path, level: str) -> Path:
-        d = root / f"{program.stem}{level}"
+        d = root / f"{program.stem}{level.replace(' ', '')}"
         obj, exe = d / "prog.o", d / "prog"
 
         def make() -> str:
-            cmd = [*XENZYME_OPT, str(program), f"--clang-arg={level}", "-p", "enzyme", "-t", "obj", "-o", str(obj)]
+            flags = [f"--clang-arg={f}" for f in level.split()]
+            cmd = [*XENZYME_OPT, str(program), *flags, "-p", "enzyme", "-t", "obj", "-o", str(obj)]
             r = run(cmd)
             if r.returncode != 0:
                 return (f"xenzyme-opt failed on {program.name} at {level} (exit status {r.returncode}):\n"
                         f"{r.stderr.strip() or r.stdout.strip()}\n\ncommand: xenzyme-opt {program.relative_to(REPO)} "
-                        f"--clang-arg={level} -p enzyme -t obj -o prog.o")  # fmt: skip
+                        f"{' '.join(flags)} -p enzyme -t obj -o prog.o")  # fmt: skip
             r = run([clang(), str(obj), "-fopenmp", "-lm", "-o", str(exe)])
             if r.returncode != 0:
                 return f"linking {program.name} ({level}) failed:\n{r.stderr.strip()}"
@@ -107,7 +108,7 @@ def xenzyme_build(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path, s
     return build
 
 
-@pytest.mark.parametrize(("program", "level"), MATRIX, ids=[f"{p.stem}{lvl}" for p, lvl in MATRIX])
+@pytest.mark.parametrize(("program", "level"), MATRIX, ids=[f"{p.stem}{lvl.replace(' ', '')}" for p, lvl in MATRIX])
 def test_gradient_program(program: Path, level: str, xenzyme_build) -> None:
     exe = xenzyme_build(program, level)
     for t in THREADS:
@@ -223,7 +224,7 @@ def test_repeatability_comparison() -> None:
 def test_matrix_covers_every_level() -> None:
     assert len(PROGRAMS) >= 32
     levels = {lvl for _, lvl in MATRIX}
-    assert levels == {"-O0", "-O2", "-O3"}
+    assert levels == {"-O0", "-O2", "-O3", "-O0 -g", "-O2 -g"}
     assert {p for p, lvl in MATRIX if lvl == "-O2"} == set(PROGRAMS)
 
 

@@ -134,6 +134,76 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
     info.unshadowed_stores = [op for op in info.unshadowed_stores if _written_pointer(op) not in info.shadowed]
 
 
+def read_back_with_derivative(cfg: CFG, info: ActivityInfo, store: Operation, ret_activity: str) -> bool:
+    """Whether varied data that `store` writes into memory without a shadow (memory the caller
+    marked constant) may be read back in this function into something that carries a derivative
+    out -- then its derivative would be lost, and that is an error.  Written and not read (a
+    constant output, a log, a running maximum only compared against) it is a side effect the
+    derivative does not follow, as for any constant argument.  A read is of the written memory
+    when both reach the same object or come from the same pointer; two pointers of unknown
+    origin are taken for different constant arrays, as the caller declared them."""
+    written = underlying_objects(_written_pointer(store), cfg)
+    written_roots = set(pointer_roots(_written_pointer(store), cfg))
+    for b in cfg.rpo:
+        for op in b.ops:
+            if not isinstance(op, xllvm.LoadOp) or not carries_derivative(op.dereferenced_value.type):
+                continue
+            if op.ptr in info.shadowed:
+                continue  # (memory with a shadow is not what the store wrote: the two do not alias)
+            read = underlying_objects(op.ptr, cfg) - {UNKNOWN}
+            same = read & (written - {UNKNOWN}) or written_roots & set(pointer_roots(op.ptr, cfg))
+            if same and _reaches_output(op.dereferenced_value, info, ret_activity):
+                return True
+    return False
+
+
+_STOPS_DERIVATIVES = (ext.ICmpOp, ext.FCmpOp, ext.FPToSIOp, ext.FPToUIOp)
+
+
+def _reaches_output(v: SSAValue, info: ActivityInfo, ret_activity: str) -> bool:
+    """Whether `v` flows, through operations that carry derivatives, into the function's active
+    return, shadowed memory, or a call."""
+    seen: set[SSAValue] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        for use in x.uses:
+            user = use.operation
+            if isinstance(user, _STOPS_DERIVATIVES):
+                continue
+            if isinstance(user, xllvm.ReturnOp):
+                if ret_activity == "active":
+                    return True
+                continue
+            if isinstance(user, ext.StoreOp):
+                if use.index == 0 and (user.ptr in info.shadowed or read_back_target(user)):
+                    return True
+                continue
+            if isinstance(user, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and not _pure_math(user):
+                return True
+            for dest, args in ext.successor_operands(user) if user.successors else ():
+                for a, da in zip(args, dest.args, strict=False):
+                    if a is x:
+                        work.append(da)
+            work += [r for r in user.results if carries_derivative(r.type)]
+    return False
+
+
+def read_back_target(store: ext.StoreOp) -> bool:
+    """(A store into memory without a shadow passes the value on only if that is read back;
+    followed by the caller of `read_back_with_derivative` for each such store.)"""
+    return False
+
+
+def _pure_math(op: Operation) -> bool:
+    attrs = op.attributes.get("fn_attrs")
+    return isinstance(attrs, ArrayAttr) and any(isinstance(a, StringAttr) and a.data in ("memory(none)", "readnone")
+                                                for a in attrs.data)  # fmt: skip
+
+
 def _written_pointer(op: Operation) -> SSAValue:
     return op.ptr if isinstance(op, ext.StoreOp) else op.operands[0]
 

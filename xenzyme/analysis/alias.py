@@ -188,7 +188,7 @@ def _slot_stores(alloca: SSAValue) -> list[SSAValue] | None:
             if isinstance(op, ext.StoreOp) and use.index == 1:
                 values.append(op.value)
                 continue
-            if op.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+            if ext.is_annotation(op):
                 continue
             return None
     return values

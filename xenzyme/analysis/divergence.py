@@ -191,7 +191,7 @@ def _escapes(p: SSAValue) -> bool:
             continue
         elif isinstance(user, ext.StoreOp | xllvm.StoreOp) and use.index == 1:
             continue
-        elif user.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+        elif ext.is_annotation(user):
             continue
         else:
             return True

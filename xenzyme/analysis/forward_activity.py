@@ -421,7 +421,7 @@ def _slot_values(p: SSAValue, analysis: _Analysis) -> list[SSAValue] | None:
                 if isinstance(user, ext.StoreOp) and use.index == 1:
                     values.append(user.value)
                     continue
-                if user.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+                if ext.is_annotation(user):
                     continue
                 return None
     del analysis

@@ -71,8 +71,9 @@ class AugmentContext(_Common, Protocol):
         """Keep a forward-sweep value for the reverse sweep (`ReverseContext.restore`)."""
         ...
 
-    def stack_slot(self, t: Attribute) -> SSAValue:
-        """A stack slot of type `t` in the entry of the function being built."""
+    def stack_slot(self, t: Attribute, key: object = None) -> SSAValue:
+        """A stack slot of type `t` in the entry of the function being built (the same slot for
+        the same `key`, in each function: the forward and reverse ones of split mode)."""
         ...
 
     def team_memory(self) -> SSAValue | None:
@@ -108,6 +109,19 @@ class ReverseContext(_Common, Protocol):
 
     def restore(self, key: object) -> SSAValue:
         """The value the forward sweep kept under `key` (`AugmentContext.save`)."""
+        ...
+
+    def shared(self, p: SSAValue) -> bool:
+        """Whether other threads of a team may add into the shadow of what `p` points to too
+        (additions there must be atomic)."""
+        ...
+
+    def stack_slot(self, t: Attribute, key: object = None) -> SSAValue:
+        """A stack slot in the entry of the function being built (see AugmentContext)."""
+        ...
+
+    def team_memory(self) -> SSAValue | None:
+        """See AugmentContext.team_memory."""
         ...
 
 

@@ -24,7 +24,7 @@ from xenzyme.analysis.forward_activity import has_tangent_type
 from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, UNKNOWN_KIND, copy_view, integer_access, size_align
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
-from xenzyme.rules.copy_helpers import ADJOINT, COPY, ZERO, CopyPlan, copy_helper
+from xenzyme.rules.copy_helpers import ADJOINT, ATOMIC_ADJOINT, COPY, ZERO, CopyPlan, copy_helper
 from xenzyme.rules.emitter import alignment_of
 
 # ---- loads and stores -------------------------------------------------------------------
@@ -169,7 +169,7 @@ def _reverse_transfer(ctx: ReverseContext, op: Operation) -> None:
         e.memset_zero(ctx.shadow(dst), n)
         return
     src = op.operands[1]
-    action = ADJOINT if ctx.shadowed(src) else ZERO
+    action = (ATOMIC_ADJOINT if ctx.shared(src) else ADJOINT) if ctx.shadowed(src) else ZERO
     plan = _float_copy_plan(ctx, op, action)
     if plan is None:
         return
@@ -177,7 +177,7 @@ def _reverse_transfer(ctx: ReverseContext, op: Operation) -> None:
         e.memset_zero(ctx.shadow(dst), n)
         return
     helper = copy_helper(ctx.module, action, plan, isinstance(op, ext.MemmoveOp))
-    from_shadow = ctx.shadow(src) if action == ADJOINT else ctx.shadow(dst)
+    from_shadow = ctx.shadow(src) if action != ZERO else ctx.shadow(dst)
     e.call_function(helper, [from_shadow, ctx.shadow(dst), e.to_i64(n)])
 
 

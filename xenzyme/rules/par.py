@@ -50,6 +50,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
+from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
@@ -60,7 +61,8 @@ _PTR = ext.LLVMPointerType()
 _HEADER = 2
 """Words before the tapes in a team's buffer: the team size, and one word unused."""
 _TEAM_FIXED_BYTES = 64
-"""The team memory every region gets before what its collectives need per thread."""
+"""The team memory every region gets before what its collectives need per thread (its first
+word: the counter ordering the team's critical sections)."""
 
 
 # ---- par.parallel -----------------------------------------------------------------------
@@ -70,9 +72,13 @@ def _region_activities(ctx: AugmentContext | ReverseContext, op: par.ParallelOp,
     """The outlined function's activities: its two thread-id pointers are constant; a captured
     pointer is duplicated where the memory behind it carries derivatives."""
     acts = ["const", "const"]
+    params = fn.body.blocks.first.args if fn.body.blocks.first is not None else ()
     for i, o in enumerate(op.args):
         if is_pointer_like(o.type):
-            acts.append("dup" if ctx.shadowed(o) else "const")
+            holds_constant = i + 2 < len(params) and _holds_only_constant_pointers(ctx, o, params[i + 2])
+            acts.append("dup" if ctx.shadowed(o) and not holds_constant else "const")
+        elif ad.is_float_like(o.type) and ctx.active(o):
+            acts.append("active")  # (firstprivate: every thread's copy has an adjoint)
         elif carries_derivative(o.type) and ctx.active(o):
             ctx.fail(op, f"captured value {i} of the parallel region ({o.type}) carries a derivative by value, "
                          "which is not supported yet",
@@ -83,6 +89,24 @@ def _region_activities(ctx: AugmentContext | ReverseContext, op: par.ParallelOp,
         ctx.fail(op, f"@{fn.sym_name.data} takes {len(fn.function_type.inputs.data)} parameters, but the region "
                      f"passes {len(acts) - 2} values after the two thread-id pointers")  # fmt: skip
     return acts
+
+
+def _holds_only_constant_pointers(ctx: AugmentContext | ReverseContext | ForwardContext, captured: SSAValue,
+                                  param: SSAValue) -> bool:
+    """Whether a captured variable is a stack slot of the caller holding a pointer without a
+    shadow (an `enzyme_const` array), which the region only reads.  The region may then take it
+    as constant: duplicated, its shadow would hold the array itself, and the region's reverse
+    would add adjoints into the constant array."""
+    if not isinstance(captured.owner, xllvm.AllocaOp):
+        return False
+    users = ext.real_users(captured)
+    stored = [u for u in users if isinstance(u, ext.StoreOp) and u.ptr is captured]
+    others = [u for u in users
+              if not isinstance(u, ext.StoreOp | xllvm.LoadOp | par.ParallelOp) or
+              isinstance(u, ext.StoreOp) and u.ptr is not captured]  # fmt: skip
+    if others or not stored or not all(is_pointer_like(s.value.type) and not ctx.shadowed(s.value) for s in stored):
+        return False
+    return not any(isinstance(u, ext.StoreOp) and u.ptr is param for u in ext.real_users(param))
 
 
 def _outlined(ctx: AugmentContext | ReverseContext | ForwardContext, op: par.ParallelOp) -> xllvm.FuncOp:
@@ -122,7 +146,8 @@ def _augment_parallel(ctx: AugmentContext, op: Operation) -> None:
     tapes = e.insert(xllvm.LoadOp(slot, _PTR))
     tapes.name_hint = "team_tapes"
     ctx.save((op, "tapes"), tapes)
-    _reverse_wrapper(ctx.module, rev, [a.type for a in args])  # (named now: its body needs no values)
+    actives = [o.type for o, a in zip(op.args, acts[2:], strict=True) if a == "active"]
+    _reverse_wrapper(ctx.module, rev, [a.type for a in args], actives)  # (named now: its body needs no values)
 
 
 def _reverse_parallel(ctx: ReverseContext, op: Operation) -> None:
@@ -134,11 +159,19 @@ def _reverse_parallel(ctx: ReverseContext, op: Operation) -> None:
     tapes = ctx.restore((op, "tapes"))
     shadows = [ctx.shadow(o) if a == "dup" else None for o, a in zip(op.args, acts[2:], strict=True)]
     args = _interleaved([ctx.get(o) for o in op.args], shadows)
-    wrapper = _reverse_wrapper(ctx.module, rev, [a.type for a in args])
+    actives = [o for o, a in zip(op.args, acts[2:], strict=True) if a == "active"]
+    sums = []
+    for k, o in enumerate(actives):  # the team's adjoints of values each thread got a copy of
+        slot = ctx.stack_slot(o.type, (op, "sum", k))
+        e.insert(ext.StoreOp(e.zero(o.type), slot))
+        sums.append(slot)
+    wrapper = _reverse_wrapper(ctx.module, rev, [a.type for a in args], [o.type for o in actives])
     team_size = e.insert(xllvm.TruncOp(e.insert(xllvm.LoadOp(tapes, i64)), i32))  # type: ignore[arg-type]
-    _fork(e, op, wrapper, [tapes, *args], team_size)
+    _fork(e, op, wrapper, [tapes, *sums, *args], team_size)
     e.declare("free", [_PTR])
     e.call_function("free", [tapes])
+    for o, slot in zip(actives, sums, strict=True):
+        ctx.accumulate(o, e.insert(xllvm.LoadOp(slot, o.type)))
 
 
 def _tangent_parallel(ctx: ForwardContext, op: Operation) -> None:
@@ -148,9 +181,11 @@ def _tangent_parallel(ctx: ForwardContext, op: Operation) -> None:
     info = ctx.info
     acts = ["const", "const"]
     args: list[SSAValue] = []
-    for o in op.args:
+    params = fn.body.blocks.first.args if fn.body.blocks.first is not None else ()
+    for i, o in enumerate(op.args):
         args.append(ctx.get(o))
-        if o in info.varied or o in info.shadowed:
+        constant = is_pointer_like(o.type) and i + 2 < len(params) and _holds_only_constant_pointers(ctx, o, params[i + 2])
+        if (o in info.varied or o in info.shadowed) and not constant:
             acts.append("dup")
             args += ctx.tangent(o)
         else:
@@ -189,6 +224,7 @@ def _augment_wrapper(module: ModuleOp, aug: str, arg_types: list[Attribute], per
     team_bytes = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(words, e.i64(per_thread))), e.i64(_TEAM_FIXED_BYTES)))  # type: ignore[arg-type]
     size = e.insert(xllvm.AddOp(e.insert(xllvm.MulOp(words, e.i64(8))), team_bytes))  # type: ignore[arg-type]
     buffer = e.call_function("malloc", [size], _PTR)
+    e.memset_zero(_team_memory(e, buffer, n), team_bytes)
     e.insert(ext.StoreOp(n, buffer))
     e.insert(ext.StoreOp(buffer, slot))
     e.insert(xllvm.BrOp(join))
@@ -207,13 +243,15 @@ def _augment_wrapper(module: ModuleOp, aug: str, arg_types: list[Attribute], per
     return name
 
 
-def _reverse_wrapper(module: ModuleOp, rev: str, arg_types: list[Attribute]) -> str:
-    """`@<rev>.team(gtid, btid, tapes, args...)`: see the module docstring."""
+def _reverse_wrapper(module: ModuleOp, rev: str, arg_types: list[Attribute], actives: Sequence[Attribute] = ()) -> str:
+    """`@<rev>.team(gtid, btid, tapes, sums..., args...)`: see the module docstring; `sums`:
+    where the team adds up the adjoints of the values it captured by value (`actives`)."""
     name = f"{rev}.team"
     if _function(module, name) is not None:
         return name
-    entry = Block(arg_types=[_PTR, _PTR, _PTR, *arg_types])
-    gtid, btid, tapes, *args = entry.args
+    entry = Block(arg_types=[_PTR, _PTR, _PTR, *[_PTR for _ in actives], *arg_types])
+    gtid, btid, tapes, *rest = entry.args
+    sums, args = rest[: len(actives)], rest[len(actives) :]
     run, wrong = Block(), Block()
     e = LLVMEmitter(Builder(InsertPoint.at_end(entry)), module)
     tid = e.insert(par.ThreadNumOp())
@@ -228,7 +266,11 @@ def _reverse_wrapper(module: ModuleOp, rev: str, arg_types: list[Attribute]) -> 
     at = e.insert(ext.GEPOp(tapes, [ext.GEP_USE_SSA_VAL], i64, [e.insert(xllvm.AddOp(e.to_i64(tid), e.i64(_HEADER)))]))  # type: ignore[arg-type]
     tape = e.insert(xllvm.LoadOp(at, _PTR))
     team = _team_memory(e, tapes, team_size)
-    e.call_function(rev, [gtid, btid, *args, team, tape], None)
+    result = ad.derivative_result_type(list(actives))
+    derivatives = e.call_function(rev, [gtid, btid, *args, team, tape], result)
+    for k, (slot, t) in enumerate(zip(sums, actives, strict=True)):
+        d = derivatives if len(actives) == 1 else e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), derivatives, t))
+        e.insert(ext.AtomicRMWOp("fadd", slot, d, "monotonic"))
     e.insert(xllvm.ReturnOp())
     _add(module, name, entry, [run, wrong])
     return name
@@ -281,14 +323,87 @@ def _reverse_flush(ctx: ReverseContext, op: Operation) -> None:
     ctx.e.insert(omp.FlushOp())
 
 
-def _reverse_critical_begin(ctx: ReverseContext, op: Operation) -> None:
+# A team replays its critical sections (and order-dependent atomic updates) in the reverse of
+# the order in which it ran them: the reverse of a running maximum, or of `p *= v`, depends on
+# who came last.  Each section draws a number from the team's counter (its first word of team
+# memory) when it runs; in the reverse sweep a section waits until the counter is one past its
+# number, runs, and sets the counter to its number -- the counter counts back to 0.  Outside a
+# team (one thread) nothing waits.
+
+
+def _counter(ctx: AugmentContext | ReverseContext) -> SSAValue | None:
+    return ctx.team_memory()
+
+
+def _draw(ctx: AugmentContext, counter: SSAValue) -> SSAValue:
+    """The next number of the team's order (inside the section's lock)."""
+    return ctx.e.insert(ext.AtomicRMWOp("add", counter, ctx.e.i64(1), "acq_rel"))
+
+
+def _wait_turn(ctx: ReverseContext, counter: SSAValue, number: SSAValue) -> None:
+    e = ctx.e
+    after = e.insert(xllvm.AddOp(number, e.i64(1)))  # type: ignore[arg-type]
+    e.call_function(_wait_helper(ctx.module), [counter, after])
+
+
+def _pass_turn(ctx: ReverseContext, counter: SSAValue, number: SSAValue) -> None:
+    ctx.e.insert(ext.AtomicRMWOp("xchg", counter, number, "release"))
+
+
+def _wait_helper(module: ModuleOp) -> str:
+    """`xenzyme.par.wait_turn(counter, value)`: spin (yielding) until *counter == value."""
+    name = "xenzyme.par.wait_turn"
+    if has_function(module, name):
+        return name
+    entry, spin, done = Block(arg_types=[_PTR, i64]), Block(), Block()
+    counter, value = entry.args
+    LLVMEmitter(Builder(InsertPoint.at_end(entry)), module).insert(xllvm.BrOp(spin))
+    e = LLVMEmitter(Builder(InsertPoint.at_end(spin)), module)
+    now = e.insert(ext.AtomicRMWOp("add", counter, e.i64(0), "acquire"))
+    there = e.insert(ext.ICmpOp(now, value, "eq"))
+    wait = Block()
+    e.insert(xllvm.CondBrOp(there, done, [], wait, []))
+    e = LLVMEmitter(Builder(InsertPoint.at_end(wait)), module)
+    e.declare("sched_yield", [], i32)
+    e.call_function("sched_yield", [], i32)
+    e.insert(xllvm.BrOp(spin))
+    done.add_op(xllvm.ReturnOp())
+    _add(module, name, entry, [spin, wait, done])
+    return name
+
+
+def _augment_critical_begin(ctx: AugmentContext, op: Operation) -> None:
     assert isinstance(op, par.CriticalBeginOp)
-    ctx.e.insert(par.CriticalEndOp(op.lock))
+    if (counter := _counter(ctx)) is None:
+        return
+    ctx.e.insert(ext.StoreOp(_draw(ctx, counter), ctx.stack_slot(i64, ("critical", op.lock.string_value()))))
+
+
+def _augment_critical_end(ctx: AugmentContext, op: Operation) -> None:
+    assert isinstance(op, par.CriticalEndOp)
+    if _counter(ctx) is None:
+        return
+    slot = ctx.stack_slot(i64, ("critical", op.lock.string_value()))
+    ctx.save((op, "turn"), ctx.e.insert(xllvm.LoadOp(slot, i64)))
 
 
 def _reverse_critical_end(ctx: ReverseContext, op: Operation) -> None:
+    """The section's reverse begins: in its turn, under its lock."""
     assert isinstance(op, par.CriticalEndOp)
+    if (counter := _counter(ctx)) is not None:
+        number = ctx.restore((op, "turn"))
+        _wait_turn(ctx, counter, number)
+        ctx.e.insert(ext.StoreOp(number, ctx.stack_slot(i64, ("critical", op.lock.string_value()))))
     ctx.e.insert(par.CriticalBeginOp(op.lock))
+
+
+def _reverse_critical_begin(ctx: ReverseContext, op: Operation) -> None:
+    """The section's reverse ends: the lock, then the turn, go to the section before it."""
+    assert isinstance(op, par.CriticalBeginOp)
+    ctx.e.insert(par.CriticalEndOp(op.lock))
+    if (counter := _counter(ctx)) is not None:
+        number = ctx.e.insert(xllvm.LoadOp(ctx.stack_slot(i64, ("critical", op.lock.string_value())), i64))
+        _pass_turn(ctx, counter, number)
 
 
 # ---- reductions and atomic updates ------------------------------------------------------
@@ -384,19 +499,64 @@ def _tangent_combine(ctx: ForwardContext, op: Operation, kind: str, shared: SSAV
     e.call_function(helper, [ctx.get(shared), ctx.shadows(shared)[0], private, dprivate, e.i64(n)])
 
 
+_ATOMIC_LOCK = "xenzyme.par.atomic"
+"""The lock under which order-dependent atomic updates of data with derivatives run."""
+
+
+def _augment_atomic_update(ctx: AugmentContext, op: Operation) -> None:
+    """add/sub stay atomic; for '*', '/', max and min the reverse needs the value the memory
+    held and the order of the updates: they run under a lock, drawing their number."""
+    assert isinstance(op, par.AtomicUpdateOp)
+    kind = op.kind.data
+    if kind in ("add", "sub") or not ctx.active(op.value) or not ctx.shadowed(op.ptr):
+        ctx.copy(op)
+        return
+    e = ctx.e
+    _lock(ctx.module, _ATOMIC_LOCK)
+    e.insert(par.CriticalBeginOp(_ATOMIC_LOCK))
+    if (counter := _counter(ctx)) is not None:
+        ctx.save((op, "turn"), _draw(ctx, counter))
+    t = op.value.type
+    p, v = ctx.fwd(op.ptr), ctx.fwd(op.value)
+    old = e.insert(xllvm.LoadOp(p, t))
+    e.insert(ext.StoreOp(_combine(e, kind, old, v), p))
+    e.insert(par.CriticalEndOp(_ATOMIC_LOCK))
+    ctx.save((op, "old"), old)
+
+
 def _reverse_atomic_update(ctx: ReverseContext, op: Operation) -> None:
-    """*p = *p (kind) v atomically: for add and sub the value's adjoint is the memory's
-    (negated for sub), which keeps its adjoint (the old value passes on unchanged)."""
+    """*p = *p (kind) v: for add and sub the value's adjoint is the memory's (negated for sub),
+    which keeps its adjoint; for the others, in the update's turn, from the value `p` held."""
     assert isinstance(op, par.AtomicUpdateOp)
     if not ctx.active(op.value):
         return
     kind = op.kind.data
-    if kind not in ("add", "sub"):
-        ctx.fail(op, f"the reverse of an atomic '{kind}' update of floating-point data is not supported yet",
-                 ["atomic additions and subtractions are; or use a reduction clause"])  # fmt: skip
     e = ctx.e
-    d = e.insert(xllvm.LoadOp(ctx.shadow(op.ptr), op.value.type))
-    ctx.accumulate(op.value, d if kind == "add" else e.neg(d))
+    t = op.value.type
+    dp_ptr = ctx.shadow(op.ptr)
+    if kind in ("add", "sub"):
+        d = e.insert(xllvm.LoadOp(dp_ptr, t))
+        ctx.accumulate(op.value, d if kind == "add" else e.neg(d))
+        return
+    counter = _counter(ctx)
+    number = ctx.restore((op, "turn")) if counter is not None else None
+    if counter is not None and number is not None:
+        _wait_turn(ctx, counter, number)
+    old, v = ctx.restore((op, "old")), ctx.get(op.value)
+    d = e.insert(xllvm.LoadOp(dp_ptr, t))
+    if kind == "mul":
+        dv, dold = e.mul(d, old), e.mul(d, v)
+    elif kind == "div":
+        q = e.div(d, v)
+        dv, dold = e.neg(e.mul(q, e.div(old, v))), q
+    else:  # max / min: the memory kept `old` unless `v` won (clang: old > v ? old : v)
+        kept = e.fcmp("ogt" if kind == "max" else "olt", old, v)
+        zero = e.zero(t)
+        dv, dold = e.select(kept, zero, d), e.select(kept, d, zero)
+    e.insert(ext.StoreOp(dold, dp_ptr))
+    ctx.accumulate(op.value, dv)
+    if counter is not None and number is not None:
+        _pass_turn(ctx, counter, number)
 
 
 def _tangent_atomic_update(ctx: ForwardContext, op: Operation) -> None:
@@ -573,12 +733,12 @@ def _combine_with_tangent(module: ModuleOp, kind: str, t: Attribute) -> str:
     return h.finish()
 
 
-def _lock(module: ModuleOp) -> None:
-    if any(isinstance(o, xllvm.GlobalOp) and o.sym_name.data == _LOCK for o in module.ops):
+def _lock(module: ModuleOp, name: str = _LOCK) -> None:
+    if any(isinstance(o, xllvm.GlobalOp) and o.sym_name.data == name for o in module.ops):
         return
     t = ext.LLVMArrayType(8, i32)
     zero = xllvm.ZeroOp.create(result_types=[t])
-    module.body.block.add_op(xllvm.GlobalOp(t, _LOCK, "internal", alignment=8,
+    module.body.block.add_op(xllvm.GlobalOp(t, name, "internal", alignment=8,
                                             body=Region([Block([zero, xllvm.ReturnOp(zero.results[0])])])))  # fmt: skip
 
 
@@ -608,10 +768,11 @@ RULES: dict[type[Operation], OpRule] = {
     par.MasterBeginOp: OpRule(recomputable=True),
     omp.BarrierOp: OpRule(reverse=_reverse_barrier),
     omp.FlushOp: OpRule(reverse=_reverse_flush),
-    par.CriticalBeginOp: OpRule(reverse=_reverse_critical_begin),
-    par.CriticalEndOp: OpRule(reverse=_reverse_critical_end),
+    par.CriticalBeginOp: OpRule(augment=_augment_critical_begin, reverse=_reverse_critical_begin),
+    par.CriticalEndOp: OpRule(augment=_augment_critical_end, reverse=_reverse_critical_end),
     par.ReduceOp: OpRule(augment=_augment_reduce, reverse=_reverse_reduce, tangent=_tangent_reduce, emits_primal=True),
-    par.AtomicUpdateOp: OpRule(reverse=_reverse_atomic_update, tangent=_tangent_atomic_update, emits_primal=True),
+    par.AtomicUpdateOp: OpRule(augment=_augment_atomic_update, reverse=_reverse_atomic_update,
+                               tangent=_tangent_atomic_update, emits_primal=True),
 }
 
 

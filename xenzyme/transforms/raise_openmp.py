@@ -68,7 +68,7 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
@@ -84,7 +84,6 @@ from xenzyme.transforms import omp_runtime as rt
 from xenzyme.transforms.promote import erase_unreachable_blocks, promote
 
 _PTR = ext.LLVMPointerType()
-_LIFETIME = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end")
 _PUSHES = ("__kmpc_push_num_threads", "__kmpc_push_proc_bind")
 
 
@@ -138,10 +137,6 @@ def _erase(op: Operation) -> None:
     op.erase()
 
 
-def _is_lifetime(op: Operation) -> bool:
-    return op.name in _LIFETIME
-
-
 _REMOVABLE = (
     xllvm.LoadOp, ext.GEPOp, xllvm.ConstantOp, xllvm.AddressOfOp, xllvm.UndefOp, ext.PoisonOp, xllvm.ZeroOp,
     xllvm.ZExtOp, xllvm.SExtOp, xllvm.TruncOp, xllvm.BitcastOp, ext.ICmpOp,
@@ -182,7 +177,7 @@ def _erase_dead(roots: Iterable[SSAValue]) -> None:
 def _only_stored(alloca: xllvm.AllocaOp) -> bool:
     for use in alloca.res.uses:
         u = use.operation
-        if _is_lifetime(u):
+        if ext.is_annotation(u):
             continue
         if isinstance(u, ext.StoreOp) and u.ptr is alloca.res and u.value is not alloca.res and u.volatile_ is None:
             continue
@@ -418,7 +413,7 @@ class _FunctionRaiser:
                     found.setdefault(name, cur)  # type: ignore[arg-type]
                 elif isinstance(cur, par.ParallelOp) or (
                     isinstance(cur, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
-                    and name != "__kmpc_global_thread_num" and not _is_lifetime(cur)
+                    and name != "__kmpc_global_thread_num" and not ext.is_annotation(cur)
                 ):  # another region, or a call that may fork one, takes what was pushed before it
                     return found
                 cur = cur.prev_op
@@ -437,7 +432,7 @@ class _FunctionRaiser:
             name = callee_name(cur)
             if name == "__kmpc_end_serialized_parallel":
                 break
-            if isinstance(cur, ext.StoreOp | xllvm.ConstantOp | ext.PoisonOp | xllvm.UndefOp) or _is_lifetime(cur):
+            if isinstance(cur, ext.StoreOp | xllvm.ConstantOp | ext.PoisonOp | xllvm.UndefOp) or ext.is_annotation(cur):
                 pass
             elif call is None and name is not None and name in self.functions and self.functions[name].body.blocks:
                 call = cur  # type: ignore[assignment]
@@ -519,7 +514,7 @@ class _FunctionRaiser:
                     if offset % 8 or offset // 8 in entries:
                         return False
                     entries[offset // 8] = u.value
-                elif not (callee_name(u) in ("__kmpc_reduce", "__kmpc_reduce_nowait") or _is_lifetime(u)
+                elif not (callee_name(u) in ("__kmpc_reduce", "__kmpc_reduce_nowait") or ext.is_annotation(u)
                           or (isinstance(u, ext.GEPOp) and ptr is red_list)):  # fmt: skip
                     return False
             return True
@@ -660,7 +655,7 @@ def _loop_temporary(base: Expr, loop: set[Block]) -> bool:
     """A stack slot used only inside `loop` (clang's -O0 temporaries of an atomic update)."""
     if not (isinstance(base, tuple) and base[0] == "leaf" and isinstance(base[1].owner, xllvm.AllocaOp)):
         return False
-    return all(u.operation.parent_block() in loop or _is_lifetime(u.operation) for u in base[1].uses)
+    return all(u.operation.parent_block() in loop or ext.is_annotation(u.operation) for u in base[1].uses)
 
 
 def _sub_exprs(e: Expr) -> Iterable[Expr]:
@@ -788,6 +783,75 @@ def _is_ident(g: xllvm.GlobalOp) -> bool:
     return isinstance(t, ext.LLVMStructType) and t.struct_name.data == "struct.ident_t"
 
 
+def _floats_by_value(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
+    """A floating-point value captured by value (`firstprivate`) travels to the outlined
+    function as an integer holding its bits (clang passes captured values in pointer-sized
+    integers): it becomes a parameter of its own type again, so that its derivative can follow
+    it.  The outlined function read it back as that type: through a bitcast, or from the stack
+    slot the parameter was stored into.  (`lower-par` passes the bits to the runtime again.)"""
+    params = list(fn.body.blocks.first.args)  # type: ignore[union-attr]
+    for i, param in enumerate(params[2:]):
+        if not isinstance(param.type, IntegerType) or any(len(op.args) != len(params) - 2 for op in forks):
+            continue
+        t = _float_read_as(param)
+        if t is None or size_align(t) != size_align(param.type):
+            continue
+        for op in forks:
+            op.operands[i] = _as_float(op, op.args[i], t)
+        _retype_parameter(fn, param, t)
+
+
+def _float_read_as(param: BlockArgument) -> Attribute | None:
+    """The float type an integer parameter is only ever read as, if it is."""
+    users = ext.real_users(param)
+    if users and all(isinstance(u, xllvm.BitcastOp) for u in users):
+        types = {u.results[0].type for u in users}
+        t = types.pop() if len(types) == 1 else None
+        return t if isinstance(t, AnyFloat) else None
+    if len(users) == 1 and isinstance(users[0], ext.StoreOp) and users[0].value is param:
+        slot = users[0].ptr
+        if not isinstance(slot.owner, xllvm.AllocaOp):
+            return None
+        loads = [u for u in ext.real_users(slot) if u is not users[0]]
+        if loads and all(isinstance(ld, xllvm.LoadOp) for ld in loads):
+            types = {ld.results[0].type for ld in loads}
+            t = types.pop() if len(types) == 1 else None
+            return t if isinstance(t, AnyFloat) else None
+    return None
+
+
+def _as_float(at: Operation, v: SSAValue, t: Attribute) -> SSAValue:
+    """`v`'s bits as a float of type `t`, before `at`: the float it was made from when it is a
+    bitcast of one, or a typed load of the memory it was loaded from."""
+    owner = v.owner
+    if isinstance(owner, xllvm.BitcastOp) and owner.operands[0].type == t:
+        return owner.operands[0]
+    block = at.parent_block()
+    assert block is not None
+    new: Operation = xllvm.LoadOp(owner.ptr, t) if isinstance(owner, xllvm.LoadOp) else xllvm.BitcastOp(v, t)
+    new.location = at.location
+    block.insert_op_before(new, at)
+    return new.results[0]
+
+
+def _retype_parameter(fn: xllvm.FuncOp, param: BlockArgument, t: Attribute) -> None:
+    entry = fn.body.blocks.first
+    assert entry is not None
+    new = entry.insert_arg(t, param.index)
+    for use in list(param.uses):
+        user = use.operation
+        if isinstance(user, xllvm.BitcastOp) and user.results[0].type == t:
+            user.results[0].replace_all_uses_with(new)
+            user.detach()
+            user.erase()
+        else:  # the store into the stack slot
+            user.operands[use.index] = new
+    entry.erase_arg(param)
+    inputs = list(fn.function_type.inputs.data)
+    inputs[new.index] = t
+    fn.properties["function_type"] = ext.LLVMFunctionType(inputs, fn.function_type.output, fn.function_type.is_variadic)
+
+
 def _remove_dead_symbols(module: ModuleOp, candidates: set[str]) -> None:
     """Erase the functions and globals named in `candidates` that nothing refers to, and the
     private constants only they referred to."""
@@ -870,6 +934,14 @@ class Raiser:
             if isinstance(g, xllvm.GlobalOp) and (_is_ident(g) or g.sym_name.data.startswith(".gomp_critical_user_")):
                 candidates.add(g.sym_name.data)
         _remove_dead_symbols(self.module, candidates)
+        forks: dict[str, list[par.ParallelOp]] = {}
+        for fn in functions.values():
+            for op in fn.walk():
+                if isinstance(op, par.ParallelOp):
+                    forks.setdefault(op.callee.string_value(), []).append(op)
+        for name, ops in forks.items():
+            if (outlined := functions.get(name)) is not None and outlined.body.blocks:
+                _floats_by_value(outlined, ops)
 
     def _check_reached(self, functions: dict[str, xllvm.FuncOp], failed: dict[Operation, str]) -> None:
         """Constructs left as runtime calls in code a derivative request reaches are errors."""

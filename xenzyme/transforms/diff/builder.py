@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, Module
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like
+from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like, read_back_with_derivative
 from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
@@ -128,6 +128,7 @@ class GradientBuilder:
         self.dominates_returns = {b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)}
         self.pos: Position | None = None
         self.fwd_block: Block | None = None
+        self.keyed_slots: dict[tuple[bool, object], SSAValue] = {}
         """The primal block the forward sweep is copying."""
         self.e: LLVMEmitter = None  # type: ignore[assignment]
         self.sweeps = Sweeps(self)
@@ -170,7 +171,8 @@ class GradientBuilder:
         """The gradient function (combined mode), or the augmented and reverse functions; in a
         planning run (the minimum cut's first), nothing: only what the rules asked for."""
         for op in self.info.unshadowed_stores:
-            self._fail_unshadowed_store(op)
+            if read_back_with_derivative(self.cfg, self.info, op, self.ret_activity):
+                self._fail_unshadowed_store(op)
         for op in self.info.reinterpreted:
             self.fail(
                 op,
@@ -400,9 +402,11 @@ class GradientBuilder:
         thread's own (its stack frame, its heap allocations, or shared memory that only its
         iterations of a worksharing loop touch: `xenzyme.analysis.ownership`), which `primal`,
         the primal pointer whose shadow this is, tells."""
-        owned = primal is not None and (primal in self.owned or self._private(primal))
-        mode = "plain" if not self.team or owned else "atomic"
+        mode = "atomic" if self.team and (primal is None or self.shared(primal)) else "plain"
         self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode=mode, alignment=alignment))
+
+    def shared(self, p: SSAValue) -> bool:
+        return self.team and p not in self.owned and not self._private(p)
 
     def _private(self, ptr: SSAValue) -> bool:
         """Whether `ptr` points only into memory no other thread of the team reaches: stack
@@ -423,11 +427,19 @@ class GradientBuilder:
         assert self.fwd_block is not None
         self.caching.register(("saved", key), value, self.fwd_block)
 
-    def stack_slot(self, t: Attribute) -> SSAValue:
+    def stack_slot(self, t: Attribute, key: object = None) -> SSAValue:
+        reverse = self.pos is not None and self.split
+        if key is not None and (reverse, key) in self.keyed_slots:
+            return self.keyed_slots[(reverse, key)]
         one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
         alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
                                        properties={"elem_type": t})  # fmt: skip
-        self.fwd_entry_ops += [one, alloca]
+        if reverse:
+            self.rev_entry_ops += [one, alloca]
+        else:
+            self.fwd_entry_ops += [one, alloca]
+        if key is not None:
+            self.keyed_slots[(reverse, key)] = alloca.res
         return alloca.res
 
     def restore(self, key: object) -> SSAValue:
