@@ -11,10 +11,14 @@ that owns `i` runs on exactly one thread.
 iteration being run, `base + s*iv + c` for an induction variable `iv` of a loop running over a
 chunk the runtime handed out (`par.static_init`, `par.dispatch_next`) with step `k`, and
 `0 <= c`, `c + size <= s*k` (so that an unrolled or vectorised trip, which runs the original
-iterations `iv .. iv+k-1`, stays within its own).  Because a plain addition by one thread would
+iterations `iv .. iv+k-1`, stays within its own).  A vectorised loop counts from 0 and adds
+the chunk's start to its counter (`base + s*(lb + j) + c`); its remainder loops start where
+it stopped (`lb` plus the counter's limit).  Because a plain addition by one thread would
 race with an atomic one by another at the same address, the answer is all or nothing: the loads
 of floating-point data from memory that is not the thread's own (its stack slots, its heap
-blocks) are owned together, or none is -- pointers the region receives may all alias.
+blocks) are owned together, or none is -- pointers the region receives may all alias -- except
+that the loads from a `noalias` argument (a variable of the caller the region only reads,
+`raise-openmp`) are owned or not on their own.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import carries_derivative
-from xenzyme.analysis.alias import allocator_of, pointer_roots
-from xenzyme.analysis.cfg import CFG, AffineIV, affine_iv, constant_int
+from xenzyme.analysis.alias import allocator_of, noalias_argument, pointer_roots, underlying_objects
+from xenzyme.analysis.cfg import CFG, AffineIV, affine_iv, constant_int, is_invariant
 from xenzyme.analysis.types import size_align
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
@@ -35,19 +39,30 @@ _INT_CASTS = (xllvm.SExtOp, xllvm.ZExtOp, xllvm.TruncOp)
 def owned_loads(cfg: CFG, reads_into_shadows: set[Operation]) -> set[Operation]:
     """The loads among `reads_into_shadows` (the ops whose reverse adds into shadow memory)
     that only the running thread's iteration touches; empty unless all of them are."""
-    chunk_ivs = _chunk_ivs(cfg)
-    if not chunk_ivs:
+    chunks = _Chunks(cfg)
+    if not chunks.ivs:
         return set()
-    owned: set[Operation] = set()
+    by_object: dict[SSAValue | None, list[xllvm.LoadOp]] = {}
     for op in reads_into_shadows:
         if not isinstance(op, xllvm.LoadOp):
             return set()
-        if _thread_private(op.ptr, cfg):
-            continue
-        if not _in_own_iteration(op, chunk_ivs, cfg):
-            return set()
-        owned.add(op)
+        if not _thread_private(op.ptr, cfg):
+            by_object.setdefault(_own_object(op.ptr, cfg), []).append(op)
+    owned: set[Operation] = set()
+    for loads in by_object.values():
+        if all(_in_own_iteration(op, chunks, cfg) for op in loads):
+            owned.update(loads)
     return owned
+
+
+def _own_object(ptr: SSAValue, cfg: CFG) -> SSAValue | None:
+    """The `noalias` argument `ptr` points into, whose memory no other pointer of the function
+    reaches (its loads are owned or not on their own); None for all other memory, which
+    may all alias."""
+    objects = underlying_objects(ptr, cfg)
+    if len(objects) == 1 and isinstance(o := next(iter(objects)), BlockArgument) and noalias_argument(o, uncaptured=True):
+        return o
+    return None
 
 
 def reads_into_shadows(cfg: CFG, shadowed: set[SSAValue]) -> set[Operation] | None:
@@ -87,27 +102,88 @@ def _chunk_starts(cfg: CFG) -> set[SSAValue]:
     return out
 
 
-def _chunk_ivs(cfg: CFG) -> dict[SSAValue, AffineIV]:
-    """Induction variables of loops that run within a chunk: starting at a chunk's first
+class _Chunks:
+    """The positions in the chunks the runtime hands this thread.
+
+    `ivs`: induction variables of loops that run within a chunk -- starting at a chunk's first
     iteration, or where another such loop stopped (the remainder loops of an unrolled or
-    vectorised loop), or at an outer such variable (the chunks of a chunked schedule)."""
-    starts = _chunk_starts(cfg)
-    if not starts:
-        return {}
-    ivs: dict[SSAValue, AffineIV] = {}
-    candidates = [a for b in cfg.rpo for a in b.args if (iv := affine_iv(cfg, a)) is not None and iv.element is None]
-    changed = True
-    while changed:
-        changed = False
-        for a in candidates:
-            if a in ivs:
-                continue
-            iv = affine_iv(cfg, a)
-            assert iv is not None
-            if _from_chunk(iv.start, starts, ivs, cfg, set()):
-                ivs[a] = iv
-                changed = True
-    return ivs
+    vectorised loop), or at an outer such variable (the chunks of a chunked schedule).
+    `counters`: induction variables counting from 0 (a vectorised loop's, added to a position),
+    and `limits`, the values they stop at."""
+
+    def __init__(self, cfg: CFG):
+        self.cfg = cfg
+        self.starts = _chunk_starts(cfg)
+        self.ivs: dict[SSAValue, AffineIV] = {}
+        self.counters: dict[SSAValue, AffineIV] = {}
+        self.limits: set[SSAValue] = set()
+        if not self.starts:
+            return
+        candidates = []
+        for b in cfg.rpo:
+            for a in b.args:
+                iv = affine_iv(cfg, a)
+                if iv is None or iv.element is not None or len(iv.step) != 1 or iv.step[0] <= 0:
+                    continue
+                candidates.append(iv)
+                if constant_int(iv.start) == 0:
+                    self.counters[a] = iv
+                    self.limits |= _limits(iv, cfg)
+        changed = True
+        while changed:
+            changed = False
+            for iv in candidates:
+                if iv.value not in self.ivs and self.position(iv.start, set()):
+                    self.ivs[iv.value] = iv
+                    changed = True
+
+    def position(self, v: SSAValue, seen: set[SSAValue]) -> bool:
+        """Whether `v` is an iteration of some chunk: a chunk's start, a chunk variable, the
+        value one of them reaches (`iv + step`), or a position plus a counter's limit, through
+        integer casts and phis."""
+        v = _strip(v)
+        if v in self.starts or v in self.ivs:
+            return True
+        if v in seen:
+            return False
+        seen.add(v)
+        owner = v.owner
+        if isinstance(owner, xllvm.AddOp):
+            a, b = (_strip(o) for o in owner.operands)
+            if a in self.ivs and constant_int(owner.operands[1]) == self.ivs[a].step[0]:
+                return True  # where the loop stopped
+            for x, y in ((a, b), (b, a)):
+                if y in self.limits and self.position(x, seen):
+                    return True  # where a counter added to a position stopped
+            return False
+        cfg = self.cfg
+        if isinstance(v, BlockArgument) and isinstance(v.block, Block) and v.block is not cfg.entry and v not in self.ivs:
+            preds = cfg.preds.get(v.block, [])
+            return bool(preds) and all(self.position(cfg.incoming(v.block, p)[v.index], seen) for p in preds)
+        return False
+
+    def step_of(self, index: list[SSAValue]) -> int | None:
+        """The step of the loop whose trip runs the iterations `sum(index) ..` on: `index` is a
+        chunk variable, or a counter plus a position fixed in the counter's loop."""
+        if len(index) == 1 and index[0] in self.ivs:
+            return self.ivs[index[0]].step[0]
+        if len(index) == 2:
+            for z, p in (index, index[::-1]):
+                c = self.counters.get(z)
+                if c is not None and is_invariant(self.cfg, p, c.loop) and self.position(p, set()):
+                    return c.step[0]
+        return None
+
+
+def _limits(iv: AffineIV, cfg: CFG) -> set[SSAValue]:
+    """The values `iv`'s next value is compared with (the loop's bound)."""
+    out: set[SSAValue] = set()
+    for latch in iv.loop.latches:
+        nxt = cfg.incoming(iv.value.block, latch)[iv.value.index]
+        for use in nxt.uses:
+            if isinstance(use.operation, ext.ICmpOp):
+                out |= {_strip(o) for o in use.operation.operands if o is not nxt}
+    return out
 
 
 def _strip(v: SSAValue) -> SSAValue:
@@ -116,42 +192,25 @@ def _strip(v: SSAValue) -> SSAValue:
     return v
 
 
-def _from_chunk(v: SSAValue, starts: set[SSAValue], ivs: dict[SSAValue, AffineIV], cfg: CFG, seen: set[SSAValue]) -> bool:
-    """Whether `v` is an iteration of some chunk: a chunk's start, a chunk variable, or the
-    value one of them reaches (`iv + step`), through integer casts and phis."""
-    v = _strip(v)
-    if v in starts or v in ivs:
-        return True
-    if v in seen:
-        return False
-    seen.add(v)
-    owner = v.owner
-    if isinstance(owner, xllvm.AddOp) and (base := _strip(owner.operands[0])) in ivs:
-        return constant_int(owner.operands[1]) == ivs[base].step[0]  # where the loop stopped
-    if isinstance(v, BlockArgument) and isinstance(v.block, Block) and v.block is not cfg.entry and v not in ivs:
-        preds = cfg.preds.get(v.block, [])
-        return bool(preds) and all(_from_chunk(cfg.incoming(v.block, p)[v.index], starts, ivs, cfg, seen) for p in preds)
-    return False
-
-
 # ---- addresses --------------------------------------------------------------------------
 
 
-def _in_own_iteration(op: xllvm.LoadOp, ivs: dict[SSAValue, AffineIV], cfg: CFG) -> bool:
-    """`op` reads `base + s*iv + c .. + size` within `[s*iv, s*(iv + step))`, with `base`
-    the same on every thread."""
+def _in_own_iteration(op: xllvm.LoadOp, chunks: _Chunks, cfg: CFG) -> bool:
+    """`op` reads `base + s*i + c .. + size` within `[s*i, s*(i + step))` for the iteration `i`
+    a trip starts at, with `base` the same on every thread."""
     size = size_align(op.dereferenced_value.type)
     address = _address(op.ptr)
     if size is None or address is None:
         return False
     base, terms, offset = address
-    if len(terms) != 1 or not _uniform(base, cfg):
+    scales = set(terms.values())
+    if len(scales) != 1 or not _uniform(base, cfg):
         return False
-    ((v, scale),) = terms.items()
-    iv = ivs.get(v)
-    if iv is None or scale <= 0 or len(iv.step) != 1 or iv.step[0] <= 0:
+    scale = scales.pop()
+    step = chunks.step_of(list(terms))
+    if step is None or scale <= 0:
         return False
-    return 0 <= offset and offset + size[0] <= scale * iv.step[0]
+    return 0 <= offset and offset + size[0] <= scale * step
 
 
 def _address(ptr: SSAValue) -> tuple[SSAValue, dict[SSAValue, int], int] | None:
@@ -165,13 +224,25 @@ def _address(ptr: SSAValue) -> tuple[SSAValue, dict[SSAValue, int], int] | None:
         if indexed is None:
             return None
         for value, scale in indexed:
-            if isinstance(value, int):
-                offset += value * scale
-            else:
-                key = _strip(value)
-                terms[key] = terms.get(key, 0) + scale
+            for v, c in _summands(value):
+                if v is None:
+                    offset += c * scale
+                else:
+                    terms[v] = terms.get(v, 0) + c * scale
         ptr = gep.operands[0]
     return ptr, {k: s for k, s in terms.items() if s}, offset
+
+
+def _summands(value: int | SSAValue) -> list[tuple[SSAValue | None, int]]:
+    """An index as a sum of (value, 1) and (None, constant) through integer casts and adds."""
+    if isinstance(value, int):
+        return [(None, value)]
+    v = _strip(value)
+    if (c := constant_int(v)) is not None:
+        return [(None, c)]
+    if isinstance(v.owner, xllvm.AddOp):
+        return [*_summands(v.owner.operands[0]), *_summands(v.owner.operands[1])]
+    return [(v, 1)]
 
 
 def _gep_steps(gep: ext.GEPOp) -> list[tuple[int | SSAValue, int]] | None:

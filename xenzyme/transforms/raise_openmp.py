@@ -57,6 +57,7 @@ from xdsl.dialects import omp
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    DictionaryAttr,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -65,6 +66,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
     i8,
     i32,
 )
@@ -801,6 +803,39 @@ def _floats_by_value(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
         _retype_parameter(fn, param, t)
 
 
+def _read_only_slots(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
+    """A shared variable the region only reads, kept in a stack slot of the caller whose address
+    goes nowhere else (a local scalar: clang passes its address), becomes a `noalias` parameter:
+    no other pointer reaches that memory while the region runs.  LLVM may then keep the value in
+    a register across the region's loops, and the reverse sums the variable's adjoint in a
+    thread-private partial instead of an atomic update per iteration
+    (`GradientBuilder.accumulate_memory`)."""
+    params = list(fn.body.blocks.first.args)  # type: ignore[union-attr]
+    attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(params)
+    changed = False
+    for i, param in enumerate(params[2:]):
+        d = attrs[i + 2].data  # type: ignore[attr-defined]
+        if "llvm.noalias" in d or not ("llvm.readonly" in d or "llvm.readnone" in d):
+            continue
+        if all(len(op.args) == len(params) - 2 and _private_slot(op.args[i], op) for op in forks):
+            attrs[i + 2] = DictionaryAttr({**d, "llvm.noalias": UnitAttr()})
+            changed = True
+    if changed:
+        fn.properties["arg_attrs"] = ArrayAttr(attrs)
+
+
+def _private_slot(v: SSAValue, fork: par.ParallelOp) -> bool:
+    """A stack slot whose address is only loaded from, stored to and passed to parallel regions,
+    once to `fork`."""
+    if not isinstance(v.owner, xllvm.AllocaOp) or sum(a is v for a in fork.args) != 1:
+        return False
+    for u in ext.real_users(v):
+        if isinstance(u, xllvm.LoadOp | par.ParallelOp) or isinstance(u, ext.StoreOp) and u.value is not v:
+            continue
+        return False
+    return True
+
+
 def _float_read_as(param: BlockArgument) -> Attribute | None:
     """The float type an integer parameter is only ever read as, if it is."""
     users = ext.real_users(param)
@@ -935,6 +970,7 @@ class Raiser:
                 candidates.add(g.sym_name.data)
         _remove_dead_symbols(self.module, candidates)
         forks: dict[str, list[par.ParallelOp]] = {}
+        addressed = {op.global_name.string_value() for op in self.module.walk() if isinstance(op, xllvm.AddressOfOp)}
         for fn in functions.values():
             for op in fn.walk():
                 if isinstance(op, par.ParallelOp):
@@ -942,6 +978,8 @@ class Raiser:
         for name, ops in forks.items():
             if (outlined := functions.get(name)) is not None and outlined.body.blocks:
                 _floats_by_value(outlined, ops)
+                if name not in addressed:  # (called by its regions only)
+                    _read_only_slots(outlined, ops)
 
     def _check_reached(self, functions: dict[str, xllvm.FuncOp], failed: dict[Operation, str]) -> None:
         """Constructs left as runtime calls in code a derivative request reaches are errors."""

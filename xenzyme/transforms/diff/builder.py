@@ -26,7 +26,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like, read_back_with_derivative
-from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots
+from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
 from xenzyme.analysis.ownership import owned_loads, reads_into_shadows
@@ -102,6 +102,8 @@ class GradientBuilder:
         constant = {n for n, gl in globals_.items() if gl.constant is not None}
         self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
         self.writes = WriteSummary(self.cfg.rpo, self.cfg)
+        self.partials: dict[tuple[SSAValue, Attribute], tuple[SSAValue, int | None]] = {}
+        """In a team: thread-private sums of adjoints for shared memory (see `_partial`)."""
         self.owned: set[SSAValue] = set()
         """In a team: primal pointers whose memory only this thread's iterations touch."""
         if team and (reads := reads_into_shadows(self.cfg, self.info.shadowed)) is not None:
@@ -402,8 +404,40 @@ class GradientBuilder:
         thread's own (its stack frame, its heap allocations, or shared memory that only its
         iterations of a worksharing loop touch: `xenzyme.analysis.ownership`), which `primal`,
         the primal pointer whose shadow this is, tells."""
-        mode = "atomic" if self.team and (primal is None or self.shared(primal)) else "plain"
-        self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode=mode, alignment=alignment))
+        if not self.team or primal is not None and not self.shared(primal):
+            self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="plain", alignment=alignment))
+        elif primal is not None and (partial := self._partial(primal, delta.type, alignment)) is not None:
+            self.e.insert(ad.AccumulateOp(partial, delta, mode="plain"))
+        else:
+            self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="atomic", alignment=alignment))
+
+    def _partial(self, p: SSAValue, t: Attribute, alignment: int | None) -> SSAValue | None:
+        """This thread's partial sum of the adjoints for the shared memory at `p`, added to the
+        shadow once, atomically, when the reverse sweep ends (`add_partials`) instead of by an
+        atomic update each time: for adjoints added inside a loop, to memory at an address fixed
+        for the whole call (defined in the entry block) that nothing in the function may write
+        (so that nothing reads or resets its shadow before the end)."""
+        key = (p, t)
+        if key in self.partials:
+            return self.partials[key][0]
+        assert self.pos is not None
+        fixed = p.owner is self.cfg.entry if isinstance(p, BlockArgument) else p.owner.parent_block() is self.cfg.entry
+        if (self.cfg.loop_of.get(self.pos.primal) is None or not fixed
+                or self.writes.may_write(underlying_objects(p, self.cfg))):  # fmt: skip
+            return None
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        slot = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": t})
+        slot.res.name_hint = "partial"
+        zero = zero_constant(t, negative=True)
+        self.rev_entry_ops += [one, slot, zero, ext.StoreOp(zero.results[0], slot.res)]
+        self.partials[key] = (slot.res, alignment)
+        return slot.res
+
+    def add_partials(self) -> None:
+        """At the end of the reverse sweep: each partial sum into its shadow (see `_partial`)."""
+        for (p, t), (slot, alignment) in self.partials.items():
+            total = self.e.insert(xllvm.LoadOp(slot, t))
+            self.e.insert(ad.AccumulateOp(self.shadow(p), total, mode="atomic", alignment=alignment))
 
     def shared(self, p: SSAValue) -> bool:
         return self.team and p not in self.owned and not self._private(p)

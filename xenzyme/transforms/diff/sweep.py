@@ -275,6 +275,7 @@ class Sweeps:
 
     def _return_gradient(self) -> None:
         g = self.g
+        g.add_partials()
         e = g.e
         grads = [g.adjoint(a) or e.zero(a.type) for a in g.active_args]
         if not grads:
