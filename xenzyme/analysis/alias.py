@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.traits import MemoryEffectKind, get_effects
 
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
@@ -213,7 +214,11 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
         return None
     if isinstance(op, xllvm.CallIntrinsicOp | xllvm.InlineAsmOp | ext.VAArgOp | ext.InvokeOp):
         return None if not isinstance(op, xllvm.CallIntrinsicOp) or not _intrinsic_pure(op) else []
-    return []
+    # Ops of other dialects that say what they write (xDSL memory effects: MPI receives).
+    writes = [e.value for e in get_effects(op) or () if e.kind == MemoryEffectKind.WRITE]
+    if any(not isinstance(w, SSAValue) for w in writes):
+        return None
+    return writes  # type: ignore[return-value]
 
 
 def _call_writes_nothing(op: xllvm.CallOp) -> bool:
