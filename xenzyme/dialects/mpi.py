@@ -511,51 +511,60 @@ class ReduceScatterBlockOp(MPICallOp):
     comm = _ptr()
 
 
-class _Gathering(MPICallOp):
+class _Rooted(MPICallOp):
     sendbuf = _ptr()
     sendcount = _int()
     sendtype = _ptr()
     recvbuf = _ptr()
     recvcount = _int()
     recvtype = _ptr()
+    root = _int()
+    comm = _ptr()
 
 
-@_call("MPI_Gather", sent=(("sendbuf", "sendtype"),), received=(("recvbuf", "recvtype"),))
-class GatherOp(_Gathering):
+class _Everyone(MPICallOp):
+    sendbuf = _ptr()
+    sendcount = _int()
+    sendtype = _ptr()
+    recvbuf = _ptr()
+    recvcount = _int()
+    recvtype = _ptr()
+    comm = _ptr()
+
+
+_GATHERING = {"sent": (("sendbuf", "sendtype"),), "received": (("recvbuf", "recvtype"),)}
+
+
+@_call("MPI_Gather", **_GATHERING)
+class GatherOp(_Rooted):
     """`%e = ompi.gather %sendbuf, %sendcount, %sendtype, %recvbuf, %recvcount, %recvtype,
     %root, %comm`: MPI_Gather."""
 
     name = "ompi.gather"
-    root = _int()
-    comm = _ptr()
 
 
-@_call("MPI_Scatter", sent=(("sendbuf", "sendtype"),), received=(("recvbuf", "recvtype"),))
-class ScatterOp(_Gathering):
+@_call("MPI_Scatter", **_GATHERING)
+class ScatterOp(_Rooted):
     """`%e = ompi.scatter %sendbuf, %sendcount, %sendtype, %recvbuf, %recvcount, %recvtype,
     %root, %comm`: MPI_Scatter."""
 
     name = "ompi.scatter"
-    root = _int()
-    comm = _ptr()
 
 
-@_call("MPI_Allgather", sent=(("sendbuf", "sendtype"),), received=(("recvbuf", "recvtype"),))
-class AllgatherOp(_Gathering):
+@_call("MPI_Allgather", **_GATHERING)
+class AllgatherOp(_Everyone):
     """`%e = ompi.allgather %sendbuf, %sendcount, %sendtype, %recvbuf, %recvcount, %recvtype,
     %comm`: MPI_Allgather."""
 
     name = "ompi.allgather"
-    comm = _ptr()
 
 
-@_call("MPI_Alltoall", sent=(("sendbuf", "sendtype"),), received=(("recvbuf", "recvtype"),))
-class AlltoallOp(_Gathering):
+@_call("MPI_Alltoall", **_GATHERING)
+class AlltoallOp(_Everyone):
     """`%e = ompi.alltoall %sendbuf, %sendcount, %sendtype, %recvbuf, %recvcount, %recvtype,
     %comm`: MPI_Alltoall."""
 
     name = "ompi.alltoall"
-    comm = _ptr()
 
 
 CALL_OPS: dict[str, type[MPICallOp]] = {}
