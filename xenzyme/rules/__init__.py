@@ -7,6 +7,7 @@
                      differentiates, errors for the rest
     libm.py          math functions, one entry each, whatever form they arrive in
     autodiff.py      derivative requests met inside differentiated code
+    mpi.py           MPI calls (the `ompi` dialect): messages, collectives, requests
     registry.py      rules users register from Python (`xenzyme.derivative`)
     copy_helpers.py  the helper functions that move derivatives through memcpy/memmove
 
@@ -53,6 +54,7 @@ from xenzyme.rules.partial import LN2, LN10, ONE, TWO_OVER_SQRT_PI, Partial, lin
 _DIALECT_RULES = {
     "llvm": "xenzyme.rules.llvm",
     "autodiff": "xenzyme.rules.autodiff",
+    "ompi": "xenzyme.rules.mpi",
 }
 """Where the rules of each dialect are: a module with `rule_for(op) -> OpRule | None`."""
 
