@@ -46,4 +46,3 @@ llvm.func @f(%x: !llvm.ptr, %dx: !llvm.ptr, %t: !llvm.ptr, %n: i32, %peer: i32, 
 // IR-DAG: declare i32 @MPI_Isend(ptr, i32, ptr, i32, i32, ptr, ptr)
 // IR-DAG: declare i32 @MPI_Wait(ptr, ptr)
 // UNUSED-NOT: @xenzyme.mpi.tape
-// UNUSED-NOT: @xenzyme.mpi.add.f32
