@@ -18,7 +18,8 @@ For each benchmark of BENCHMARKS:
    xenzyme's gradient, dumped by the main build, against its own before it times anything;
 4. rewrite this runner's sections of benchmarks/RESULTS.md.
 
-RESULTS.md is shared with other writers (benchmarks/compile_speed.py): every writer replaces
+RESULTS.md is shared with other writers (benchmarks/compile_speed.py; benchmarks/mpi_scaling.py, whose
+section this runner also writes when it runs every benchmark and OpenMPI is there): every writer replaces
 only the text between its own `<!-- NAME:begin -->` and `<!-- NAME:end -->` markers and keeps the
 rest; a section whose markers are missing is appended.  The raw results go to
 benchmarks/build/results.json.  The exit status is non-zero when a build, a run or a gradient
@@ -1694,6 +1695,21 @@ def write_results(sections: list[tuple[str, str]], path: Path = RESULTS) -> None
     path.write_text(text)
 
 
+def mpi_section(samples: int) -> list[tuple[str, str]]:
+    """The MPI benchmark's section (benchmarks/mpi_scaling.py), where OpenMPI is installed."""
+    import mpi_scaling
+
+    if not mpi_scaling.available():
+        print("note: no mpirun: the MPI section of RESULTS.md is left as it is", file=sys.stderr)
+        return []
+    try:
+        return [(mpi_scaling.NAME, mpi_scaling.run_all(samples))]
+    except (RuntimeError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        print(f"\nmpi_heat2d: {e}", file=sys.stderr)
+        return [(mpi_scaling.NAME, "## MPI: a distributed 2-D heat equation\n\nThe run failed: see the "
+                 "output of `benchmarks/mpi_scaling.py`.")]
+
+
 # ---------------------------------------------------------------------------------------------
 # Main
 # ---------------------------------------------------------------------------------------------
@@ -1769,6 +1785,8 @@ def main(argv: list[str] | None = None) -> int:
                     ("bench-cache-bytes", cache_bytes_section(results))] if not args.names else []
         run = {b.name: r for b, r in results}
         sections += [(f"bench-{b.name}", section_for(b, r, env, run)) for b, r in results]
+        if not args.names:
+            sections += mpi_section(args.samples)
         write_results(sections)
         print(f"wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
     return 1 if failed else 0

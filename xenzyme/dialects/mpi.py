@@ -949,11 +949,7 @@ _CALLS = [
 ]  # fmt: skip
 CALL_OPS.update({cls.FUNCTION: cls for cls in _CALLS})
 
-OMPI = Dialect(
-    "ompi",
-    [
-        *_CALLS, CallOp, AccumulateOp, RequestRecordOp, RequestStartOp, RequestFinishOp, OwnersOp, RankOp, SizeOp,
-        TapePushOp, TapePopOp,
-    ],  # fmt: skip
-    [],
-)
+_DERIVATIVE_OPS = [
+    AccumulateOp, RequestRecordOp, RequestStartOp, RequestFinishOp, OwnersOp, RankOp, SizeOp, TapePushOp, TapePopOp,
+]
+OMPI = Dialect("ompi", [*_CALLS, CallOp, *_DERIVATIVE_OPS], [])

@@ -16,6 +16,7 @@ in this package) included first: it defines CUDA's keywords, builtin variables, 
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import re
 import shutil
@@ -67,7 +68,7 @@ def with_mpi(source: str, flags: Sequence[str]) -> list[str]:
     if _MPI_USE.search(source) is None:
         return flags
     dirs = [f[2:] for f in flags if f.startswith("-I") and len(f) > 2]
-    dirs += [b for a, b in zip(flags, flags[1:], strict=False) if a in ("-I", "-isystem")]
+    dirs += [b for a, b in itertools.pairwise(flags) if a in ("-I", "-isystem")]
     if any(os.path.exists(os.path.join(d, "mpi.h")) for d in dirs):
         return flags
     return flags + list(mpi_compile_flags())

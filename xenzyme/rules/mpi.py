@@ -101,11 +101,11 @@ def _message_type(ctx, op: Operation, buffers: Sequence[SSAValue], datatype: SSA
     if name in mpi.BYTE_DATATYPES:
         ctx.fail(op, f"{fn} moves memory that holds derivatives as untyped bytes ({_datatype_name(name)})",
                  ["send floating-point data as MPI_DOUBLE or MPI_FLOAT"])  # fmt: skip
-    what = f"datatype {_datatype_name(name)}" if name is not None else "a datatype not known at compile time"
-    ctx.fail(op, f"{fn} moves floating-point data that carries derivatives with {what}; only MPI_DOUBLE "
-                 "and MPI_FLOAT (or integer types) are supported",
-             ["user-defined datatypes cannot be differentiated: send the floating-point fields as "
-              "MPI_DOUBLE or MPI_FLOAT, or mark the data enzyme_const"])  # fmt: skip
+    what = (f"datatype {_datatype_name(name)}" if name is not None
+            else "a datatype that is not a predefined one (user-defined, or chosen at run time)")  # fmt: skip
+    ctx.fail(op, f"{fn} moves data that carries derivatives with {what}; only MPI_DOUBLE and MPI_FLOAT "
+                 "(and integer types) are supported",
+             ["send the floating-point fields as MPI_DOUBLE or MPI_FLOAT, or mark the data enzyme_const"])  # fmt: skip
 
 
 def _datatype_name(name: str | None) -> str:
@@ -848,6 +848,10 @@ def _copy(ctx: AugmentContext, op: Operation) -> None:
 
 # ---- the table -------------------------------------------------------------------------------
 
+_REDUCTION = OpRule(reverse=_reverse_reduction, augment=_augment_reduction, tangent=_tangent_reduction,
+                    emits_primal=True)
+"""max/min find their owners before the call (an in-place reduction overwrites its input)."""
+
 RULES: dict[type[Operation], OpRule] = {
     mpi.SendOp: OpRule(reverse=_reverse_send, tangent=_tangent_repeat),
     mpi.SsendOp: OpRule(reverse=_reverse_send, tangent=_tangent_repeat),
@@ -864,10 +868,8 @@ RULES: dict[type[Operation], OpRule] = {
     mpi.TestOp: OpRule(reverse=_reverse_wait, augment=_copy, tangent=_tangent_test, emits_primal=True),
     mpi.BarrierOp: OpRule(reverse=_reverse_barrier),
     mpi.BcastOp: OpRule(reverse=_reverse_bcast, tangent=_tangent_repeat),
-    mpi.ReduceOp: OpRule(reverse=_reverse_reduction, augment=_augment_reduction, tangent=_tangent_reduction,
-                         emits_primal=True),  # fmt: skip
-    mpi.AllreduceOp: OpRule(reverse=_reverse_reduction, augment=_augment_reduction, tangent=_tangent_reduction,
-                            emits_primal=True),  # fmt: skip
+    mpi.ReduceOp: _REDUCTION,
+    mpi.AllreduceOp: _REDUCTION,
     mpi.ReduceScatterBlockOp: OpRule(reverse=_reverse_reduce_scatter_block, tangent=_tangent_repeat),
     mpi.GatherOp: OpRule(reverse=_reverse_gather, tangent=_tangent_repeat),
     mpi.ScatterOp: OpRule(reverse=_reverse_scatter, tangent=_tangent_repeat),
