@@ -8,7 +8,8 @@ evaluate together; rank 0 prints "PASS" and every rank exits 0, or the failures 
 mpi/mpi_check.h).  A deadlock in a derivative would hang: each run has a time limit.
 
 The matrix is chosen, not a product: every program at -O2 (with debug information, so that the
-lowering keeps locations) at two of 2, 3 and 4 ranks, spread so that each rank count runs often;
+lowering keeps locations) at two of 2, 3 and 4 ranks (the last two at one), spread so that each
+rank count runs often;
 a few programs (blocking and non-blocking point to point, max/min, gathers, forward mode) also at
 -O0.  Each build is shared by the runs that use it.
 """
@@ -44,6 +45,8 @@ RANKS = {
     "mixed_int": (2, 3),
     "forward": (3, 4),
     "forward_heat": (2, 4),
+    "forward_width": (3,),
+    "split_mode": (4,),
 }
 """The rank counts each program runs at, from -O2 IR."""
 
