@@ -8,7 +8,7 @@ evaluate together; rank 0 prints "PASS" and every rank exits 0, or the failures 
 mpi/mpi_check.h).  A deadlock in a derivative would hang: each run has a time limit.
 
 The matrix is chosen, not a product: every program at -O2 (with debug information, so that the
-lowering keeps locations) at two of 2, 3 and 4 ranks (the last two at one), spread so that each
+lowering keeps locations) at two of 2, 3 and 4 ranks (the last few at one), spread so that each
 rank count runs often;
 a few programs (blocking and non-blocking point to point, max/min, gathers, forward mode) also at
 -O0.  Each build is shared by the runs that use it.
@@ -47,10 +47,11 @@ RANKS = {
     "forward_heat": (2, 4),
     "forward_width": (3,),
     "split_mode": (4,),
+    "recv_in_loop": (3,),
 }
 """The rank counts each program runs at, from -O2 IR."""
 
-AT_O0 = {"ring_blocking": 4, "heat1d_isend": 3, "maxmin": 4, "gather_scatter": 3, "forward": 2}
+AT_O0 = {"ring_blocking": 4, "heat1d_isend": 3, "maxmin": 4, "gather_scatter": 3, "forward": 2, "recv_in_loop": 2}
 """Programs also run from -O0 IR, at one rank count."""
 
 CASES = [(p, "-O2", n) for p, ns in RANKS.items() for n in ns] + [(p, "-O0", n) for p, n in AT_O0.items()]

@@ -27,7 +27,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.alias import callee_name
-from xenzyme.diagnostics import XenzymeError
+from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import mpi
 from xenzyme.transforms.diff.errors import location_of
 
@@ -58,7 +58,7 @@ def raise_call(call: xllvm.CallOp, filename: str | None = None) -> Operation:
                 if integer_handles else
                 f"is called as ({', '.join(map(str, got))}), not as MPI's prototype says "
                 f"({', '.join(map(str, types))}) -> i32")  # fmt: skip
-        raise XenzymeError(f"@{name} {what}", location_of(call, filename), notes)
+        raise XenzymeError(f"@{name} {what}", location_of(call, filename) or SourceLocation(filename), notes)
     return cls(*args)
 
 
