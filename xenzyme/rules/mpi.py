@@ -32,12 +32,14 @@ with it in forward mode:
 Forward mode sends the tangents with a second message: the same call on the shadows (a temporary
 of zeros for a float buffer without one), the tangent request of a non-blocking call kept in the
 shadow of its request slot; a max/min reduction sends the owner's tangent (a masked sum).  One
-message of value and tangent packed together would halve the latency of small messages and cost
-two copies of each buffer: measured at 2 and 4 ranks, a packed message was up to 2x faster below
-OpenMPI's eager limit (4 KiB, about 250 doubles per message) and 1.4-1.7x slower above it
-(tests/programs/mpi/README.md); a second message needs no copies, works unchanged for
-non-blocking calls and for receives posted with a larger count than was sent, and is what this
-file does.
+message packing value and tangent would halve the latency of small messages, and costs two
+copies of each buffer: measured with a ring of MPI_Sendrecv at 2 and 4 ranks on this project's
+2-core machine (benchmarks/c/mpi_tangent_messages.c), packing was about 2x faster up to 128
+doubles a message, and 1.3-1.9x slower at 64K doubles (noisy in between, around OpenMPI's 4 KiB
+eager limit).  A second message needs no copies, works unchanged for non-blocking calls (whose
+packed receive could only be unpacked at the wait) and for receives posted with a larger count
+than was sent (where the receiver cannot tell where the tangents start), and is what this file
+does.
 
 Activity.  Buffers of MPI_DOUBLE and MPI_FLOAT (and the Fortran names of these types) are
 active when their memory is (`ctx.shadowed`); a receive gives its buffer a shadow (the
