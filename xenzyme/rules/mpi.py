@@ -59,7 +59,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32, i64
+from xdsl.dialects.builtin import StringAttr, i32, i64
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
@@ -224,11 +224,6 @@ def _select(e, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
 
 def _and(e, a: SSAValue, b: SSAValue) -> SSAValue:
     return e.insert(xllvm.AndOp(a, b))
-
-
-def _not(e, a: SSAValue) -> SSAValue:
-    one = e.insert(xllvm.ConstantOp(IntegerAttr(1, 1), a.type))
-    return e.insert(xllvm.XOrOp(a, one))
 
 
 def _mul(e, a: SSAValue, b: SSAValue) -> SSAValue:
