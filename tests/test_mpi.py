@@ -154,5 +154,5 @@ def test_benchmark_program_checks_its_gradient(tmp_path: Path) -> None:
     timing = {"primal_median_s": 0.01, "primal_min_s": 0.009, "gradient_median_s": 0.05, "gradient_min_s": 0.045}
     results = {1: dict(timing), 4: dict(timing, primal_median_s=0.004, gradient_median_s=0.024)}
     text = mpi_scaling.section(results, env)
-    assert "| 4 (oversubscribed) | 4.00 (9.00) | 24.00 (45.00) | 6.00 (5.00) | 2.50 | 2.08 |" in text
+    assert "| 4 (oversubscribed) | 4.00 (9.00) | 24.00 (45.00) | 6.00 (5.00) | 2.50 (1.00) | 2.08 (1.00) |" in text
     assert "is 1.20 times its value at 1 rank" in text and "is met" in text
