@@ -48,10 +48,12 @@ RANKS = {
     "forward_width": (3,),
     "split_mode": (4,),
     "recv_in_loop": (3,),
+    "calls_noinline": (3,),
 }
 """The rank counts each program runs at, from -O2 IR."""
 
-AT_O0 = {"ring_blocking": 4, "heat1d_isend": 3, "maxmin": 4, "gather_scatter": 3, "forward": 2, "recv_in_loop": 2}
+AT_O0 = {"ring_blocking": 4, "heat1d_isend": 3, "maxmin": 4, "gather_scatter": 3, "forward": 2, "recv_in_loop": 2,
+         "calls_noinline": 2}
 """Programs also run from -O0 IR, at one rank count."""
 
 CASES = [(p, "-O2", n) for p, ns in RANKS.items() for n in ns] + [(p, "-O0", n) for p, n in AT_O0.items()]
