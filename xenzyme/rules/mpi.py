@@ -52,6 +52,12 @@ reduction operator other than sum, max and min, MPI_ANY_SOURCE or MPI_ANY_TAG in
 whose derivative travels back, a communicator that is not a predefined one or a value the
 function received (MPI_COMM_NULL, an integer handle), and any MPI function without a rule
 (`ompi.call`) except those that neither read nor write floating-point data (`INACTIVE_CALLS`).
+
+Not detected: a receive posted with a larger count than the message it gets (the adjoint goes
+back with the receive's count, which the sender's reverse does not expect), MPI_ANY_SOURCE or
+MPI_ANY_TAG in a variable, and split-mode reverse calls of max/min reductions out of the order
+opposite to their forward calls (`ompi.tape_push` keeps one stack per process).  The owners'
+masks would be better kept on the gradient's own tape, which rules cannot reach yet.
 """
 
 from __future__ import annotations
