@@ -23,9 +23,10 @@ checks the gradient at 1 and 2 threads and times primal and gradient at both cou
 sections report gradient ÷ primal at each count and the speed-ups from 1 to 2 threads
 ("Parallel benchmarks" below).
 
-RESULTS.md is shared with other writers (benchmarks/compile_speed.py): every writer replaces
-only the text between its own `<!-- NAME:begin -->` and `<!-- NAME:end -->` markers and keeps the
-rest; a section whose markers are missing is appended.  The raw results go to
+RESULTS.md is shared with other writers (benchmarks/compile_speed.py; benchmarks/mpi_scaling.py,
+whose section this runner also writes when it runs every benchmark and OpenMPI is there): every
+writer replaces only the text between its own `<!-- NAME:begin -->` and `<!-- NAME:end -->`
+markers and keeps the rest; a section whose markers are missing is appended.  The raw results go to
 benchmarks/build/results.json.  The exit status is non-zero when a build, a run or a gradient
 check failed (RESULTS.md then says so in place of the numbers).
 """
@@ -1699,6 +1700,21 @@ def write_results(sections: list[tuple[str, str]], path: Path = RESULTS) -> None
     path.write_text(text)
 
 
+def mpi_section(samples: int) -> list[tuple[str, str]]:
+    """The MPI benchmark's section (benchmarks/mpi_scaling.py), where OpenMPI is installed."""
+    import mpi_scaling
+
+    if not mpi_scaling.available():
+        print("note: no mpirun: the MPI section of RESULTS.md is left as it is", file=sys.stderr)
+        return []
+    try:
+        return [(mpi_scaling.NAME, mpi_scaling.run_all(samples))]
+    except (RuntimeError, subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
+        print(f"\nmpi_heat2d: {e}", file=sys.stderr)
+        return [(mpi_scaling.NAME, "## MPI: a distributed 2-D heat equation\n\nThe run failed: see the "
+                 "output of `benchmarks/mpi_scaling.py`.")]
+
+
 # ---------------------------------------------------------------------------------------------
 # Parallel benchmarks (OpenMP)
 # ---------------------------------------------------------------------------------------------
@@ -2132,6 +2148,8 @@ def main(argv: list[str] | None = None) -> int:
         if len(par_results) == len(PARALLEL):
             sections.append(("bench-parallel", parallel_summary_section(par_results, env)))
         sections += [(f"bench-{b.name}", parallel_section(b, r, env)) for b, r in par_results]
+        if not args.names:
+            sections += mpi_section(args.samples)
         write_results(sections)
         print(f"wrote {RESULTS.relative_to(REPO)}", file=sys.stderr)
     return 1 if failed else 0

@@ -25,7 +25,7 @@ from xenzyme.analysis.alias import (
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
-from xenzyme.dialects.autodiff import has_shadow, is_float_like
+from xenzyme.dialects.autodiff import has_shadow, is_float_like, shadowed_operands
 
 
 def is_pointer_like(t: Attribute) -> bool:
@@ -256,7 +256,8 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         # A bitcast between float types (double <-> <1 x double>, vector reshapes) forwards the
         # value's derivative; one to an integer never carries it (reverse-diff rejects that).
         return _mark(info, op.results[0], op.operands[0] in varied, op.operands[0] in shadowed)
-    changed = False
+    # Memory that receives another process's data (an MPI receive) may hold varied data.
+    changed = any([_demand_shadow(info, p, cfg, constant_globals) for p in shadowed_operands(op)])
     any_varied = any(o in varied for o in op.operands)
     any_shadowed = any(o in shadowed for o in op.operands)
     # What a call returns may be computed from memory it reads through shadowed pointers.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.traits import NoMemoryEffect
+from xdsl.traits import MemoryEffectKind, get_effects
 
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
@@ -221,9 +221,17 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
         return [op.ptr]
     if isinstance(op, par.ParallelOp):
         return None  # the region's body, like a call
-    if op.name.startswith(("llvm.", "par.", "omp.barrier", "omp.flush")) or op.has_trait(NoMemoryEffect):
+    if op.name.startswith(("llvm.", "par.", "omp.barrier", "omp.flush")):
         return []  # (the team's scheduling and synchronisation write no data)
-    return None
+    # Ops of other dialects that say what they write (xDSL memory effects: MPI receives); one
+    # that says nothing may write through the pointers it takes.
+    effects = get_effects(op)
+    if effects is None:
+        return None if any(isinstance(o.type, ext.LLVMPointerType) for o in op.operands) else []
+    writes = [e.value for e in effects if e.kind == MemoryEffectKind.WRITE]
+    if any(not isinstance(w, SSAValue) for w in writes):
+        return None
+    return writes  # type: ignore[return-value]
 
 
 def _call_writes_nothing(op: xllvm.CallOp) -> bool:

@@ -42,7 +42,7 @@ from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
-from xenzyme.dialects.autodiff import has_shadow
+from xenzyme.dialects.autodiff import has_shadow, shadowed_operands
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 _NO_TANGENT = (
@@ -298,6 +298,8 @@ class _Analysis:
             elif args[0] in varied:  # store, scatter: (value, pointer(s), mask)
                 self.shadow_objects(args[1])
             return
+        for p in shadowed_operands(op):  # memory receiving another process's data
+            self.shadow_objects(p)
         any_varied = any(o in varied for o in op.operands)
         any_shadowed = any(o in shadowed for o in op.operands)
         for r in op.results:

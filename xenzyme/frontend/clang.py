@@ -2,6 +2,9 @@
 
 A source with `#pragma omp` directives is compiled with `-fopenmp` (unless the flags given
 mention `-fopenmp...` or `-fno-openmp` themselves): the pragmas are what the program means.
+A source that includes `<mpi.h>` or calls MPI (directly or through a header of its own) gets
+OpenMPI's include flags (`mpicc --showme:compile`) when mpicc is there and the flags name no
+include directory of their own with an `mpi.h`.
 
 CUDA (`.cu`) is compiled for the device only (`--cuda-device-only`, NVPTX IR for sm_90 unless
 a `--cuda-gpu-arch` flag says otherwise), without the CUDA toolkit's headers and libdevice
@@ -12,6 +15,8 @@ in this package) included first: it defines CUDA's keywords, builtin variables, 
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import re
 import shutil
@@ -41,6 +46,32 @@ def with_openmp(source: str, flags: Sequence[str]) -> list[str]:
     if uses_openmp(source) and not any(f.startswith(("-fopenmp", "-fno-openmp")) for f in flags):
         flags.append("-fopenmp")
     return flags
+
+
+_MPI_USE = re.compile(r'#[ \t]*include[ \t]*[<"]mpi\.h[>"]|\bMPI_[A-Z][a-z_]*\(')
+
+
+@functools.cache
+def mpi_compile_flags() -> tuple[str, ...]:
+    """OpenMPI's flags for compiling (`mpicc --showme:compile`), or none without mpicc."""
+    mpicc = shutil.which("mpicc")
+    if mpicc is None:
+        return ()
+    proc = subprocess.run([mpicc, "--showme:compile"], capture_output=True, text=True)
+    return tuple(proc.stdout.split()) if proc.returncode == 0 else ()
+
+
+def with_mpi(source: str, flags: Sequence[str]) -> list[str]:
+    """`flags`, plus OpenMPI's include flags when the source uses MPI and the flags give no
+    include directory holding an mpi.h."""
+    flags = list(flags)
+    if _MPI_USE.search(source) is None:
+        return flags
+    dirs = [f[2:] for f in flags if f.startswith("-I") and len(f) > 2]
+    dirs += [b for a, b in itertools.pairwise(flags) if a in ("-I", "-isystem")]
+    if any(os.path.exists(os.path.join(d, "mpi.h")) for d in dirs):
+        return flags
+    return flags + list(mpi_compile_flags())
 
 
 from xenzyme.dialects.gpu import DEFAULT_ARCH as CUDA_ARCH  # noqa: E402
@@ -74,7 +105,7 @@ def compile_to_llvm_ir(
     """Compile C/C++ source text to LLVM IR text; compiler errors become a XenzymeError.
 
     The language is `language` ("c", "c++", "cuda") when given, else told by the file name."""
-    flags = with_openmp(source, DEFAULT_FLAGS if not flags else flags)
+    flags = with_mpi(source, with_openmp(source, DEFAULT_FLAGS if not flags else flags))
     suffix = os.path.splitext(filename)[1] or ".c"
     lang = language or {".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda"}.get(suffix, "c")
     with tempfile.TemporaryDirectory(prefix="xenzyme-") as d:

@@ -8,6 +8,7 @@
     libm.py          math functions, one entry each, whatever form they arrive in
     par.py           the parallel layer: regions, reductions, barriers, critical sections
     autodiff.py      derivative requests met inside differentiated code
+    mpi.py           MPI calls (the `ompi` dialect): messages, collectives, requests
     registry.py      rules users register from Python (`xenzyme.derivative`)
     copy_helpers.py  the helper functions that move derivatives through memcpy/memmove
 
@@ -56,6 +57,7 @@ _DIALECT_RULES = {
     "autodiff": "xenzyme.rules.autodiff",
     "par": "xenzyme.rules.par",
     "omp": "xenzyme.rules.par",
+    "ompi": "xenzyme.rules.mpi",
 }
 """Where the rules of each dialect are: a module with `rule_for(op) -> OpRule | None`."""
 

@@ -4,11 +4,13 @@
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
     raise-openmp                                OpenMP runtime calls -> par ops
+    raise-mpi                                   MPI calls -> ompi ops
     raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
     reverse-diff                                generate and call the gradient functions
     lower-autodiff                              caches and accumulations -> llvm ops
     forward-diff                                generate and call the tangent functions
     lower-gpu{target=gpu}                       (GPU code) the gpu layer -> NVVM, or host code
+    lower-ompi                                  ompi ops -> MPI calls (and xenzyme's helpers)
     lower-par                                   par ops -> libomp calls
     llvm-opt{level=postopt}                     clean up and optimise the result
 
@@ -51,8 +53,10 @@ from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
+from xenzyme.transforms.lower_ompi import LowerOMPIPass
 from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+from xenzyme.transforms.raise_mpi import RaiseMPIPass
 from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
@@ -100,6 +104,7 @@ class EnzymePass(ModulePass):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
+        RaiseMPIPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
         if gpu_code:
             RaiseNVVMPass().apply(ctx, op)
@@ -113,6 +118,7 @@ class EnzymePass(ModulePass):
         """The rest: the gpu layer lowered for its target, and LLVM's optimiser."""
         if is_gpu_module(op):
             LowerGPUPass(self.gpu).apply(ctx, op)
+        LowerOMPIPass().apply(ctx, op)
         LowerParPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)
