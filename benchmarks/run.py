@@ -1829,8 +1829,39 @@ def build_parallel(bench: ParallelBenchmark, variant: Variant, outdir: Path, *, 
             total += times[stage][-1]
         times["total"].append(total)
     _run([*xenzyme_opt(), str(ll), "-p", variant.pipeline, "-t", "llvm", "-o", str(xz_ll)], timeout=timeout)
+    if variant is not PRIMAL_ONLY:
+        _run([*xenzyme_opt(), str(ll), "-p", REVERSE_STAGES, "-t", "mlir", "-o", f"{stem}.reverse.mlir"], timeout=timeout)
     return Build(exe=exe, commands=[_short(c) for c in (heap_cmd, *cmds)],
                  stage_s={k: statistics.median(v) for k, v in times.items()}, reps=max(1, reps))  # fmt: skip
+
+
+REVERSE_STAGES = "llvm-opt{level=2 strip-optnone=true},raise-enzyme-calls,raise-openmp,reverse-diff"
+"""The `enzyme` pipeline up to the reverse sweep, whose output the accumulation census reads."""
+
+
+def accumulation_census(mlir: str) -> dict[str, int]:
+    """How the reverse of the parallel regions adds adjoints into memory: the
+    `autodiff.accumulate` ops of the regions' reverse functions (written in the code, not
+    executed) by kind -- plainly into shared memory (addresses each owned by one iteration),
+    into a thread's partial sum (added atomically once per thread at the end), atomically --
+    leaving out those into the function's own stack slots (adjoints of values)."""
+    counts = {"plain": 0, "partial": 0, "atomic": 0}
+    stack: set[str] = set()
+    in_reverse = False
+    for line in mlir.splitlines():
+        s = line.strip()
+        if s.startswith("llvm.func"):
+            in_reverse, stack = re.search(r"@\"?reverse_\S*omp_outlined", s) is not None, set()
+        elif in_reverse and (m := re.match(r"(%[\w.]+) = llvm\.alloca", s)):
+            stack.add(m.group(1))
+        elif in_reverse and (m := re.match(r"autodiff\.accumulate (%[\w.]+),", s)):
+            if m.group(1).startswith("%partial"):
+                counts["partial"] += 1
+            elif " atomic" in s:
+                counts["atomic"] += 1
+            elif m.group(1) not in stack:
+                counts["plain"] += 1
+    return counts
 
 
 CENSUS = {
@@ -1873,6 +1904,8 @@ def run_parallel_benchmark(bench: ParallelBenchmark, progress: Progress, *, n: i
                 continue
             res["builds"][v.tag] = {"commands": b.commands, "stage_s": b.stage_s, "reps": b.reps}
             res["census"][v.tag] = census(Path(f"{outdir / bench.name}.{v.tag}.xz.ll").read_text())
+            if v is MAIN:
+                res["accumulation"] = accumulation_census(Path(f"{outdir / bench.name}.{v.tag}.reverse.mlir").read_text())
             st.note = f"(source → program {b.stage_s['total']:.2f} s)"
     # The full program when it was built, else the primal alone.
     tag = MAIN.tag if MAIN.tag in builds else PRIMAL_ONLY.tag
@@ -1988,6 +2021,17 @@ def parallel_section(bench: ParallelBenchmark, res: dict, env: dict) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def accumulation_text(acc: dict[str, int] | None) -> str | None:
+    """The accumulation census in words."""
+    if not acc or not any(acc.values()):
+        return None
+    return (f"In the reverse of its regions the derivative adds adjoints into shared memory with {acc['plain']} "
+            f"plain additions (addresses each owned by one iteration), {acc['partial']} additions into "
+            f"thread-private partial sums (each added atomically once per thread at the end) and "
+            f"{acc['atomic']} atomic additions (operations written in the code, counted in reverse-diff's "
+            f"output, not executions)")
+
+
 def parallel_notes(bench: ParallelBenchmark, res: dict) -> str:
     """What the section's figures say, from the run's own figures only."""
     d = parallel_derived(res)
@@ -2022,6 +2066,7 @@ def parallel_notes(bench: ParallelBenchmark, res: dict) -> str:
               f"Only the primal ran in this run; from {lo} to {hi} threads it {_faster(sp)}."
               if sp and sg is None else None),
         _end(census_text),
+        _end(accumulation_text(res.get("accumulation"))),
         "On a machine shared with other work the speed-ups measure the cores the processes got as much "
         "as the code; the ratios taken within one process (gradient ÷ primal at one count) are the "
         "steadier figures." if sp is not None and sg is not None else None,
