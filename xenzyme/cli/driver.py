@@ -1,4 +1,6 @@
-"""`xenzyme-opt`: xDSL's opt driver with xenzyme's dialects, passes, frontends and targets.
+"""`xenzyme-opt`'s driver: xDSL's opt driver with xenzyme's dialects, passes, frontends and
+targets (the command starts in xenzyme/cli/xenzyme_opt.py, which answers from the derivative
+cache when it can).
 
     xenzyme-opt prog.ll                      # import, print the llvm dialect (xDSL text)
     xenzyme-opt prog.c -p enzyme -t obj -o prog.o
@@ -83,11 +85,13 @@ class ObjectTarget(Target):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         raise AssertionError("object output is written as bytes by XenzymeOptMain")
 
-    def emit_bytes(self, module: ModuleOp) -> bytes:
+    def emit_bytes(self, module: ModuleOp, optimize: int = 0) -> bytes:
+        """The object; `optimize`: LLVM's -O level to run first, in the same step (the last
+        `llvm-opt` of the pipeline, whose output then needs no import)."""
         from xenzyme.backend.llvm_export import export_module
         from xenzyme.backend.native import object_code
 
-        return object_code(export_module(module), cpu=self.cpu, opt=self.opt)
+        return object_code(export_module(module), cpu=self.cpu, opt=self.opt, level=optimize)
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,7 @@ class CubinTarget(PTXTarget):
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         raise AssertionError("cubin output is written as bytes by XenzymeOptMain")
 
-    def emit_bytes(self, module: ModuleOp) -> bytes:
+    def emit_bytes(self, module: ModuleOp, optimize: int = 0) -> bytes:
         from xenzyme.backend.ptx import assemble_cubin, module_ptx
         from xenzyme.transforms.lower_gpu import prepare_for_ptx
 
@@ -134,7 +138,62 @@ _BINARY_TARGETS = {"obj": ObjectTarget, "cubin": CubinTarget}
 
 
 class XenzymeOptMain(xDSLOptMain):
+    """xDSL's driver, with xenzyme's dialects, passes, frontends and targets, and the derivative
+    cache: a cacheable command line (xenzyme/cli/cached.py) looks its result up once the
+    frontend has made the program (before it is imported into xDSL), and stores it when it is
+    computed."""
+
     version_format: ClassVar[str] = "xenzyme-opt (xenzyme 0.1.0, xdsl {xdsl_version})"
+
+    def __init__(self, description: str, args: Sequence[str]):
+        from xenzyme.cli.cached import parse
+
+        self.request = parse(list(args))
+        """The command line as a cacheable request, or None (the cache is not used)."""
+        self.cache_key: str | None = None
+        self.cached: bytes | None = None
+        self.final_opt = 0
+        """The level of the pipeline's last LLVM optimisation when `-t obj` runs it (see
+        `defer_final_optimisation`)."""
+        super().__init__(description=description, args=args)
+
+    # ---- the derivative cache ---------------------------------------------------------------
+
+    def _cache(self):
+        if self.request is None or self.args.no_cache:
+            return None
+        from xenzyme.cache import default_cache
+        from xenzyme.rules.registry import RULES
+
+        if RULES:
+            return None  # rules from Python: what they do is not in any key
+        cache = default_cache()
+        return cache if cache.usable() else None
+
+    def found_in_cache(self, program: str | bytes) -> bool:
+        """Whether the output for this program (the frontend's LLVM IR, or the input's bytes) is
+        cached; if so it is kept for `output_resulting_program`, and nothing else runs."""
+        from xenzyme.cache import digest
+
+        cache = self._cache()
+        if cache is None:
+            return False
+        assert self.request is not None
+        self.cache_key = self.request.key(digest(program))
+        entry = cache.get(self.cache_key)
+        if entry is None:
+            return False
+        self.cached = entry.payload
+        return True
+
+    def _store(self, data: bytes) -> None:
+        cache = self._cache()
+        if cache is not None and self.cache_key is not None:
+            cache.put(self.cache_key, {"kind": "xenzyme-opt", "target": self.args.target}, data)
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        if self.cached is None:
+            super().apply_passes(prog)
 
     def register_all_dialects(self) -> None:
         from xenzyme.dialects import register_dialects
@@ -161,6 +220,8 @@ class XenzymeOptMain(xDSLOptMain):
             from xenzyme.frontend.llvm_import import import_llvm_ir
 
             data = io.read()
+            if self.found_in_cache(data):
+                return ModuleOp([])
             return import_llvm_ir(data if data[:2] == b"BC" else data.decode("utf-8", "replace"), self.get_input_name())
 
         def c_source(io: IO[bytes]) -> ModuleOp:
@@ -168,18 +229,43 @@ class XenzymeOptMain(xDSLOptMain):
             from xenzyme.frontend.llvm_import import import_llvm_ir
 
             name = self.get_input_name()
-            text = compile_to_llvm_ir(io.read().decode("utf-8", "replace"), name, self.args.clang_arg)
+            source = io.read().decode("utf-8", "replace")
+            cache = self._cache()
+            read: list[str] | None = [] if cache is not None else None
+            text = compile_to_llvm_ir(source, name, self.args.clang_arg, read=read)
+            if cache is not None and read is not None and self.request is not None:
+                from xenzyme.cache import digest, uses_time_macros
+
+                if not uses_time_macros(source):
+                    cache.record_source(self.request.manifest_key(source), read, digest(text))
+            if self.found_in_cache(text):
+                return ModuleOp([])
             return import_llvm_ir(text, name)
 
         def fortran_source(io: IO[bytes]) -> ModuleOp:
-            from xenzyme.frontend.fortran import load_fortran
+            from xenzyme.frontend.fortran import compile_fortran
+            from xenzyme.frontend.toolchain import import_compiled
 
-            return load_fortran(io.read().decode("utf-8", "replace"), self.get_input_name(), self.args.flang_arg)
+            name = self.get_input_name()
+            bitcode = compile_fortran(io.read().decode("utf-8", "replace"), name, self.args.flang_arg)
+            return ModuleOp([]) if self.found_in_cache(bitcode) else import_compiled(bitcode, name)
 
         def rust_source(io: IO[bytes]) -> ModuleOp:
-            from xenzyme.frontend.rust import load_rust
+            from xenzyme.frontend.rust import compile_rust
+            from xenzyme.frontend.toolchain import import_compiled
 
-            return load_rust(io.read().decode("utf-8", "replace"), self.get_input_name(), self.args.rustc_arg)
+            name = self.get_input_name()
+            bitcode = compile_rust(io.read().decode("utf-8", "replace"), name, self.args.rustc_arg)
+            return ModuleOp([]) if self.found_in_cache(bitcode) else import_compiled(bitcode, name)
+
+        mlir = self.available_frontends.get("mlir")
+
+        def xdsl_text(io: IO[bytes]) -> ModuleOp:
+            data = io.read()
+            if self.found_in_cache(data):
+                return ModuleOp([])
+            assert mlir is not None
+            return mlir(BytesIO(data))
 
         for ext in _LLVM_FRONTENDS:
             self.available_frontends[ext] = llvm_ir
@@ -189,6 +275,8 @@ class XenzymeOptMain(xDSLOptMain):
             self.available_frontends[ext] = fortran_source
         for ext in _RUST_FRONTENDS:
             self.available_frontends[ext] = rust_source
+        if mlir is not None:
+            self.available_frontends["mlir"] = xdsl_text
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
@@ -222,6 +310,11 @@ class XenzymeOptMain(xDSLOptMain):
             metavar="FILE",
             help="a Python file registering derivative rules with @xenzyme.derivative (repeatable)",
         )
+        arg_parser.add_argument(
+            "--no-cache",
+            action="store_true",
+            help="neither read nor write the derivative cache ($XENZYME_CACHE_DIR, else $XDG_CACHE_HOME/xenzyme)",
+        )
 
     def setup_pipeline(self) -> None:
         """As xDSL's, but LLVM IR input is not re-verified before the first pass.
@@ -250,6 +343,26 @@ class XenzymeOptMain(xDSLOptMain):
         check_target(self.args.target, self.available_targets)
         check_pipeline(self.args.passes, self.available_passes)
         self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+        self.defer_final_optimisation()
+
+    def defer_final_optimisation(self) -> None:
+        """For `-t obj`, a pipeline ending in LLVM's optimiser (`enzyme`, `llvm-opt`) hands the
+        module to LLVM once: the last optimisation runs where the object is emitted, instead of
+        optimising, reading LLVM's output back into xDSL and printing it out again."""
+        from xenzyme.transforms.enzyme import EnzymePass
+        from xenzyme.transforms.llvm_opt import LLVMOptPass
+
+        if parse_spec(self.args.target).name != "obj" or not self.pipeline.passes:
+            return
+        last = self.pipeline.passes[-1]
+        if isinstance(last, EnzymePass) and last.postopt:
+            self.final_opt, last = last.postopt, dataclasses.replace(last, postopt=0)
+        elif isinstance(last, LLVMOptPass) and last.level and not last.strip_optnone:
+            self.final_opt, last = last.level, None
+        else:
+            return
+        passes = (*self.pipeline.passes[:-1], *([last] if last is not None else []))
+        self.pipeline = dataclasses.replace(self.pipeline, passes=passes)
 
     def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
         """As xDSL's, but an empty input is an error rather than an empty module (or, for
@@ -281,8 +394,16 @@ class XenzymeOptMain(xDSLOptMain):
     def output_resulting_program(self, prog: ModuleOp) -> str:
         spec = parse_spec(self.args.target)
         if spec.name not in _BINARY_TARGETS:
-            return super().output_resulting_program(prog)
-        data = _BINARY_TARGETS[spec.name].from_spec(spec).emit_bytes(prog)
+            if self.cached is not None:
+                return self.cached.decode("utf-8")
+            text = super().output_resulting_program(prog)
+            self._store(text.encode("utf-8"))
+            return text
+        if self.cached is not None:
+            data = self.cached
+        else:
+            data = _BINARY_TARGETS[spec.name].from_spec(spec).emit_bytes(prog, self.final_opt)
+            self._store(data)
         if self.args.output_file is None:
             sys.stdout.buffer.write(data)
             sys.stdout.buffer.flush()
@@ -403,17 +524,31 @@ def check_target(target: str, targets: dict[str, Callable[[], object]]) -> None:
             raise XenzymeError(f"target '{spec.name}': {e}") from None
 
 
-def main(args: list[str] | None = None) -> int:
-    """Run xenzyme-opt; every failure caused by the input is one `error:` line and status 1."""
+def run(args: Sequence[str]) -> int:
+    """Run xenzyme-opt on the command line `args`; every failure caused by the input is one
+    `error:` line and status 1."""
+    import warnings
+
+    from xenzyme.cache import CacheWarning
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+        if issubclass(category, CacheWarning):
+            print(f"{PROG}: warning: {message}", file=sys.stderr)
+        else:
+            _show(message, category, filename, lineno, file, line)
+
+    _show, warnings.showwarning = warnings.showwarning, show
     try:
-        return _main(args)
+        return _main(list(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 1
+    finally:
+        warnings.showwarning = _show
 
 
-def _main(args: list[str] | None) -> int:
+def _main(args: list[str]) -> int:
     try:
         tool = XenzymeOptMain(description="xenzyme optimizer driver: import, differentiate, lower, emit", args=args)
     except XenzymeError as e:
@@ -493,11 +628,3 @@ def _pipeline_message(msg: str) -> str:
     if msg.startswith("Unrecognized file extension"):
         return msg.lower() + " (use .ll, .bc, .mlir, .c, .cpp, .f90, .f, .rs, or -f FRONTEND)"
     return msg
-
-
-def entry() -> None:
-    sys.exit(main())
-
-
-if __name__ == "__main__":
-    entry()
