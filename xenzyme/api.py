@@ -30,6 +30,7 @@ from xenzyme.backend.jit import FunctionInfo, JITModule, ObjectModule
 from xenzyme.backend.llvm_export import export_module
 from xenzyme.backend.native import check_llvm_ir, jit_object, object_code
 from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
+from xenzyme.llvm_binding import paused_gc
 from xenzyme.dialects import make_context
 from xenzyme.frontend.clang import DEFAULT_FLAGS, compile_to_llvm_ir
 from xenzyme.frontend.fortran import compile_fortran
@@ -243,7 +244,12 @@ def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2, ca
     k = _entry_key(store, "compile", front.digest, opt_level)
     if k is not None and (hit := _cached_module(store, k)) is not None:
         return hit
-    mod = front.load()
+    with paused_gc():  # (see xenzyme/llvm_binding.py: millions of objects, next to no garbage)
+        return _compile(front.load(), opt_level, store, k)
+
+
+def _compile(mod: ModuleOp, opt_level: int, store: Cache | None, k: str | None) -> ObjectModule | JITModule:
+    """`compile`'s work when the cache does not have it."""
     if has_derivative_requests(mod):
         from xenzyme.transforms.enzyme import EnzymePass
 
@@ -625,10 +631,18 @@ def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[
             return make(jit, meta["wrapper"], function, width, {**meta, "params": params})
         except (KeyError, TypeError, ValueError, ParseError, AttributeError):
             pass  # an entry of another shape: compiled again below, and replaced
-    module, name, wrapper_params, meta = build(front.load(), function, activity, width, preopt)
-    _differentiate(module)
+    with paused_gc():  # (see xenzyme/llvm_binding.py: millions of objects, next to no garbage)
+        return _derivative_compiled(kind, build, make, front, function, activity, width, preopt, postopt, store, k)
+
+
+def _derivative_compiled(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]],
+                         make: Callable[..., Any], front: _Front, function: str, activity: Sequence[str] | None,
+                         width: int, preopt: int, postopt: int, store: Cache | None, k: str | None) -> Any:  # fmt: skip
+    """`_derivative`'s compile, when the cache does not have it."""
     from xenzyme.dialects import llvm_ext as ext
 
+    module, name, wrapper_params, meta = build(front.load(), function, activity, width, preopt)
+    _differentiate(module)
     info = {name: FunctionInfo(wrapper_params, ext.LLVMVoidType())}
     try:
         entry_meta = {**meta, "kind": kind, "wrapper": name, "params": [_param_json(p) for p in meta["params"]]}

@@ -536,10 +536,16 @@ def check_target(target: str, targets: dict[str, Callable[[], object]]) -> None:
 
 def run(args: Sequence[str]) -> int:
     """Run xenzyme-opt on the command line `args`; every failure caused by the input is one
-    `error:` line and status 1."""
+    `error:` line and status 1.
+
+    Python's cycle collector is off for the run: a compile builds millions of objects and
+    leaves little cyclic garbage, and the collector would scan the growing heap again and
+    again -- a quarter of the CPU time of differentiating a large function, for 2-10 % more
+    memory at the peak."""
     import warnings
 
     from xenzyme.cache import CacheWarning
+    from xenzyme.llvm_binding import paused_gc
 
     def show(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
         if issubclass(category, CacheWarning):
@@ -548,14 +554,15 @@ def run(args: Sequence[str]) -> int:
             _show(message, category, filename, lineno, file, line)
 
     _show, warnings.showwarning = warnings.showwarning, show
-    try:
-        return _main(list(args))
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        return 1
-    finally:
-        warnings.showwarning = _show
+    with paused_gc():
+        try:
+            return _main(list(args))
+        except KeyboardInterrupt:
+            return 130
+        except BrokenPipeError:
+            return 1
+        finally:
+            warnings.showwarning = _show
 
 
 def _main(args: list[str]) -> int:
