@@ -1900,6 +1900,18 @@ def compile_notes(results: dict[str, dict]) -> str:
 # ---------------------------------------------------------------------------------------------
 
 GROWTH_SIZES = (250, 500, 1000, 2000, 4000)
+STAGE_WHAT = {
+    "LLVM": "LLVM's -O2 pipeline before differentiation, its -O3 pipeline after and code generation, in "
+            "child processes",
+    "reverse-diff": "the differentiation engine, which with the minimum cut builds each gradient twice (once "
+                    "recording which primal values the reverse sweep needs, once with the caches the cut chose), "
+                    "every op an xDSL object",
+    "lower-autodiff": "the lowering of the engine's caches and adjoint accumulations to LLVM operations",
+    "export": "printing the xDSL module as LLVM IR",
+    "import": "reading LLVM IR into xDSL",
+    "Python": "the interpreter's start-up, the imports of xDSL and xenzyme, and the work outside the stages",
+}
+"""What each stage of benchmarks/compile_profile.py is, for the notes."""
 GROWTH_GOALS = {1000: 5.0, 4000: 20.0}
 """Seconds, wall: the goals for N = 1,000 and 4,000."""
 GROWTH_DOUBLING = 2.2
@@ -2014,6 +2026,11 @@ def growth_notes(rows: list[dict]) -> str:
         )
     else:
         paragraphs.append(f"From N = {a['n']:,} to {b['n']:,} no stage grew faster than {GROWTH_DOUBLING}×.")
+    last = ok[-1]
+    top = sorted(last["profile"]["stages"].items(), key=lambda kv: -kv[1])[:2]
+    paragraphs.append(f"At N = {last['n']:,} the CPU time goes mostly to "
+                      + " and to ".join(f"{s} ({100 * v / last['profile']['total']:.0f} %: {STAGE_WHAT.get(s, s)})"
+                                        for s, v in top) + ".")  # fmt: skip
     return _note(*paragraphs)
 
 
