@@ -18,7 +18,8 @@ busy machine changes the figures less than wall time:
 * Python: start-up, imports and everything else (the total less the stages above).
 
 `total` is the CPU time of the whole run, `wall` its elapsed time from the interpreter's start,
-`peak_rss_mb` the most memory the process or any child had resident.  Used by
+`peak_rss_mb` the most memory the process or any child had resident (`own_rss_mb`,
+`children_rss_mb`: each; a child forked for LLVM counts the pages it shares with this process).  Used by
 benchmarks/run.py (the compile-time and linear-growth sections of RESULTS.md).
 """
 
@@ -86,16 +87,19 @@ def main(argv: list[str]) -> int:
     status = driver.run(args)
     total = cpu()
     wall = time.time() - _process_start()
-    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     stages = {s: spent.get(s, 0.0) for s in STAGES}
     stages["Python"] = max(0.0, total - sum(stages.values()))
-    result = {"status": status, "total": total, "wall": wall, "peak_rss_mb": peak / 1024, "stages": stages}
+    result = {"status": status, "total": total, "wall": wall, "peak_rss_mb": max(own, kids), "own_rss_mb": own,
+              "children_rss_mb": kids, "stages": stages}  # fmt: skip
     if as_json:
         print(json.dumps(result))
     else:
         for s, v in stages.items():
             print(f"{s:16s} {v:8.3f} s  {100 * v / total:5.1f} %")
-        print(f"{'total (CPU)':16s} {total:8.3f} s\n{'wall':16s} {wall:8.3f} s\npeak RSS {peak / 1024:.0f} MB")
+        print(f"{'total (CPU)':16s} {total:8.3f} s\n{'wall':16s} {wall:8.3f} s\npeak RSS {own:.0f} MB, of a child "
+              f"{kids:.0f} MB")
     return status
 
 

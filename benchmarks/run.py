@@ -1903,8 +1903,8 @@ GROWTH_SIZES = (250, 500, 1000, 2000, 4000)
 STAGE_WHAT = {
     "LLVM": "LLVM's -O2 pipeline before differentiation, its -O3 pipeline after and code generation, in "
             "child processes",
-    "reverse-diff": "the differentiation engine, which with the minimum cut builds each gradient twice (once "
-                    "recording which primal values the reverse sweep needs, once with the caches the cut chose), "
+    "reverse-diff": "the differentiation engine, which with the minimum cut builds each gradient twice, once "
+                    "recording which primal values the reverse sweep needs and once with the caches the cut chose, "
                     "every op an xDSL object",
     "lower-autodiff": "the lowering of the engine's caches and adjoint accumulations to LLVM operations",
     "export": "printing the xDSL module as LLVM IR",
@@ -2008,11 +2008,19 @@ def growth_notes(rows: list[dict]) -> str:
                        for s in b["profile"]["stages"] if a["profile"]["stages"][s] > 0.05}  # fmt: skip
     fast = sorted(((g, s) for s, g in growth_by_stage.items() if g > GROWTH_DOUBLING), reverse=True)
     share = {s: b["profile"]["stages"][s] / b["profile"]["total"] for s in b["profile"]["stages"]}
+    clangs = [b["clang"] / a["clang"] for a, b in pairs]
     paragraphs = [_says(
         f"Each doubling of N multiplied the wall time by {_range(walls)}, the CPU time by {_range(cpus)} and the "
         f"peak memory by {_range(mems)} (goal: at most {GROWTH_DOUBLING} each).",
         ("; ".join(goals) + ".") if goals else None,
+        f"clang -O2 -c's own time on the function grew by {_range(clangs)} per doubling.",
     )]
+    kids = [(r["n"], r["profile"].get("children_rss_mb"), r["profile"].get("own_rss_mb")) for r in (a, b)]
+    if mems[-1] > GROWTH_DOUBLING and all(k is not None and o is not None for _, k, o in kids):
+        where = "a child process (LLVM's)" if kids[1][1] > kids[1][2] else "xenzyme-opt's own process"
+        paragraphs.append(f"The peak memory at N = {b['n']:,} is {where}'s: {kids[1][1]:.0f} MB in the child "
+                          f"against {kids[1][2]:.0f} MB in the process ({kids[0][1]:.0f} and {kids[0][2]:.0f} MB at "
+                          f"N = {a['n']:,}).")  # fmt: skip
     if fast:
         paragraphs.append(
             f"From N = {a['n']:,} to {b['n']:,}, the stages that grew faster than {GROWTH_DOUBLING}× are "
