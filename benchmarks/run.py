@@ -1878,12 +1878,15 @@ def compile_notes(results: dict[str, dict]) -> str:
         "before importing xDSL or LLVM (C sources are known by a manifest of clang's inputs, so clang "
         "does not run either).",
     )]
+    named: set[str] = set()
     for p, r in ok.items():
         prof = r.get("profile")
         if not prof:
             continue
         st, total = prof["stages"], prof["total"]
         paragraphs.append(f"Where {p}'s cold compile goes (CPU, {total:.2f} s in all): {_stage_list(st, total)}.")
+        named |= {name for name, _ in sorted(st.items(), key=lambda kv: -kv[1])[:3]}
+    paragraphs += [f"- {name}: {STAGE_WHAT[name]}." for name in sorted(named) if name in STAGE_WHAT]
     api = [(p, k, v) for p, r in ok.items() for k, v in r["api"].items()]
     warm_api = [v["warm"] for _, _, v in api]
     if warm_api:
@@ -1910,6 +1913,8 @@ STAGE_WHAT = {
     "export": "printing the xDSL module as LLVM IR",
     "import": "reading LLVM IR into xDSL",
     "Python": "the interpreter's start-up, the imports of xDSL and xenzyme, and the work outside the stages",
+    "clang": "clang-19 -O2 compiling the C file to LLVM IR (the frontend)",
+    "other passes": "raise-enzyme-calls, raise-openmp, forward-diff and lower-par",
 }
 """What each stage of benchmarks/compile_profile.py is, for the notes."""
 GROWTH_GOALS = {1000: 5.0, 4000: 20.0}
@@ -2017,8 +2022,8 @@ def growth_notes(rows: list[dict]) -> str:
     )]
     kids = [(r["n"], r["profile"].get("children_rss_mb"), r["profile"].get("own_rss_mb")) for r in (a, b)]
     if mems[-1] > GROWTH_DOUBLING and all(k is not None and o is not None for _, k, o in kids):
-        where = "a child process (LLVM's)" if kids[1][1] > kids[1][2] else "xenzyme-opt's own process"
-        paragraphs.append(f"The peak memory at N = {b['n']:,} is {where}'s: {kids[1][1]:.0f} MB in the child "
+        where = "in a child process (LLVM's)" if kids[1][1] > kids[1][2] else "in xenzyme-opt's own process"
+        paragraphs.append(f"The peak memory at N = {b['n']:,} is {where}: {kids[1][1]:.0f} MB in the child "
                           f"against {kids[1][2]:.0f} MB in the process ({kids[0][1]:.0f} and {kids[0][2]:.0f} MB at "
                           f"N = {a['n']:,}).")  # fmt: skip
     if fast:
