@@ -124,7 +124,7 @@ def _with_debug_info(flags: Sequence[str] | None) -> list[str]:
 def _load_mlir(text: str, name: str) -> ModuleOp:
     """xDSL text; parse and verifier errors become XenzymeErrors with the position."""
     try:
-        module = Parser(context(), text, name).parse_module()
+        module = _LocatingParser(context(), text, name).parse_module()
     except ParseError as e:
         where = e.span.get_location()
         context_lines = [ln for ln in str(e).rstrip("\n").split("\n")[1:3] if ln.strip()]
@@ -138,6 +138,19 @@ def _load_mlir(text: str, name: str) -> ModuleOp:
             message += " " + lines[1].strip()
         raise XenzymeError(f"the IR does not verify: {message}", SourceLocation(name)) from None
     return module
+
+
+class _LocatingParser(Parser):
+    """xDSL's parser, giving each op the file:line:col it was read from (for error messages)."""
+
+    def parse_operation(self):
+        from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
+
+        where = self._current_token.span.get_location()
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            op.location = FileLineColLoc(StringAttr(where.file), IntAttr(where.line), IntAttr(where.col))
+        return op
 
 
 def _looks_like_path(s: str) -> bool:
@@ -176,12 +189,71 @@ def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2) ->
     """
     if not isinstance(module, ModuleOp):
         module = load(module)
+    signatures = _structured_signatures(module)
+    if signatures:
+        from xenzyme.backend.memrefs import StructuredJIT
+        from xenzyme.transforms.enzyme import EnzymePass
+        from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+        module = module.clone()
+        LowerStructuredPass().apply(context(), module)
+        if has_derivative_requests(module):
+            EnzymePass(preopt=2, postopt=0).apply(context(), module)
+        return StructuredJIT(JITModule(module, opt_level=opt_level), signatures)  # type: ignore[return-value]
     if has_derivative_requests(module):
         from xenzyme.transforms.enzyme import EnzymePass
 
         module = module.clone()
         EnzymePass(preopt=2, postopt=0).apply(context(), module)
     return JITModule(module, opt_level=opt_level)
+
+
+def _structured_signatures(module: ModuleOp) -> dict[str, list]:
+    """Parameter types of the module's `func.func`s (empty for a module of llvm ops)."""
+    from xdsl.dialects import func
+
+    return {op.sym_name.data: list(op.function_type.inputs.data) for op in module.ops if isinstance(op, func.FuncOp)}
+
+
+def _lower_structured(module: ModuleOp, function: str, activity: Sequence[str] | None, forward: bool):
+    """A structured module lowered to llvm (a copy), for `gradient`/`tangent` of `function`:
+    (module, parameter types, activities as given, activities of the lowered parameters)."""
+    from xdsl.dialects.builtin import AnyFloat, MemRefType
+
+    from xenzyme.dialects import autodiff as ad
+    from xenzyme.transforms.convert_func_to_llvm import expand_activity
+    from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+    types = _structured_signatures(module).get(function)
+    if types is None:
+        raise XenzymeError(f"no function named '{function}' in the module")
+    if activity is not None and (isinstance(activity, str) or not isinstance(activity, Sequence)):
+        raise XenzymeError(f"activity must be a list of strings, one per argument of '{function}', got {activity!r}")
+    if activity is None:
+        activity = ["dup" if isinstance(t, MemRefType) else ("dup" if forward else "active")
+                    if isinstance(t, AnyFloat) else "const" for t in types]  # fmt: skip
+    acts = list(activity)
+    if len(acts) != len(types):
+        raise XenzymeError(f"'{function}' takes {len(types)} arguments, {len(acts)} activities given")
+    allowed = ad.FWD_ARG_ACTIVITIES if forward else ad.ARG_ACTIVITIES
+    for i, (t, a) in enumerate(zip(types, acts, strict=True)):
+        who = f"argument {i} ({t}) of '{function}'"
+        if a not in allowed:
+            raise XenzymeError(f"unknown activity '{a}' (use {', '.join(allowed)})")
+        if a == "active" and not isinstance(t, AnyFloat):
+            raise XenzymeError(f"{who} is marked 'active' but is not a float",
+                               notes=["use 'dup' for memrefs (with a shadow array) and 'const' for integers"])  # fmt: skip
+        if ad.has_shadow(a) and not isinstance(t, MemRefType) and not (forward and isinstance(t, AnyFloat)):
+            raise XenzymeError(f"{who} is marked '{a}' but "
+                               + ("is not a float or a memref" if forward else "is not a memref: reverse mode gives "
+                                  "shadows to memrefs only"),
+                               notes=["mark floats 'active' to get their derivative returned, integers 'const'"]
+                               if not forward else ["mark integers 'const'"])  # fmt: skip
+        if isinstance(t, MemRefType) and a == "active":
+            raise XenzymeError(f"{who} is a memref marked 'active'", notes=["mark it 'dup' and pass a shadow array"])
+    module = module.clone()
+    LowerStructuredPass().apply(context(), module)
+    return module, types, acts, expand_activity(types, acts)
 
 
 def has_derivative_requests(module: ModuleOp) -> bool:
@@ -361,6 +433,13 @@ def gradient(
     from xenzyme.dialects import llvm_ext as ext
 
     flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    source = _module(source, flags)
+    if _structured_signatures(source):
+        from xenzyme.backend.memrefs import MemrefCall
+
+        lowered, types, given, expanded = _lower_structured(source, function, activity, False)
+        inner = gradient(lowered, function, expanded, preopt=preopt, postopt=postopt)
+        return MemrefCall(inner, function, types, given)  # type: ignore[return-value]
     module, fn, acts, params = _prepare(source, function, activity, ad.ARG_ACTIVITIES, default_activity, False,
                                         preopt, flags)  # fmt: skip
     ret = fn.function_type.output
@@ -516,6 +595,13 @@ def tangent(
     if isinstance(width, bool) or not isinstance(width, int) or width < 1:
         raise XenzymeError(f"width must be a positive integer, got {width!r}")
     flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    source = _module(source, flags)
+    if _structured_signatures(source):
+        from xenzyme.backend.memrefs import MemrefCall
+
+        lowered, types, given, expanded = _lower_structured(source, function, activity, True)
+        inner = tangent(lowered, function, expanded, width=width, preopt=preopt, postopt=postopt)
+        return MemrefCall(inner, function, types, given, width)  # type: ignore[return-value]
     module, fn, acts, params = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity,
                                         True, preopt, flags)  # fmt: skip
     types = [p.type for p in params]

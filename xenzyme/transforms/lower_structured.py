@@ -1,0 +1,68 @@
+"""`lower-structured`: a program in func/arith/math/scf/cf/memref -> the llvm dialect.
+
+    convert-scf-to-cf            xDSL's: scf.for / scf.if / scf.while -> blocks and branches
+    convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
+    convert-arith-to-llvm        arith ops, index as i64
+    convert-math-to-llvm         math ops -> LLVM intrinsics or libm calls
+    convert-memref-to-llvm       loads, stores, allocations on descriptors
+    convert-cf-to-llvm           branches; block arguments retyped
+    reconcile-unrealized-casts   xDSL's: the casts between the lowerings cancel out
+
+Differentiation then runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
+LLVM's optimiser has first removed the descriptors of memrefs passed as arguments.  A module
+with no structured ops is left as it is, so the pass is safe to run on any input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
+from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPass
+
+from xenzyme.transforms.convert_arith_to_llvm import ConvertArithToLLVMPass
+from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
+from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
+from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
+from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass
+from xenzyme.transforms.llvm_lowering import unsupported
+
+STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
+
+
+def is_structured(module: ModuleOp) -> bool:
+    """Whether the module holds ops of the structured dialects."""
+    return any(o.dialect_name() in STRUCTURED_DIALECTS for o in module.walk())
+
+
+@dataclass(frozen=True)
+class LowerStructuredPass(ModulePass):
+    """All of the structured dialects -> llvm."""
+
+    name = "lower-structured"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not is_structured(op):
+            return
+        for o in op.walk():
+            if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
+                                                            "scf.condition", "scf.index_switch"):  # fmt: skip
+                raise unsupported(o, "is not supported yet", ["use scf.for, scf.if and scf.while"])
+            if o.dialect_name() == "affine":
+                raise unsupported(o, "is not supported yet", ["run lower-affine first (-p lower-affine,...)"])
+        ConvertScfToCf().apply(ctx, op)
+        ConvertFuncToLLVMPass().apply(ctx, op)
+        ConvertArithToLLVMPass().apply(ctx, op)
+        ConvertMathToLLVMPass().apply(ctx, op)
+        ConvertMemrefToLLVMPass().apply(ctx, op)
+        ConvertCfToLLVMPass().apply(ctx, op)
+        ReconcileUnrealizedCastsPass().apply(ctx, op)
+        for o in op.walk():
+            if isinstance(o, UnrealizedConversionCastOp):
+                raise unsupported(o, f"from {o.inputs[0].type} to {o.results[0].type} remains after lowering: a "
+                                  "value of that type is used where it cannot be lowered yet",
+                                  ["memrefs may be passed to functions and loaded from or stored to; loops may not "
+                                   "carry them yet"])  # fmt: skip
