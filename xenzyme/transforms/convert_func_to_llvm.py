@@ -22,7 +22,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, MemRefType, ModuleOp, StringAttr, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
