@@ -18,7 +18,6 @@ from pathlib import Path
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ParseError, VerifyException
 
@@ -33,6 +32,7 @@ from xenzyme.frontend.clang import DEFAULT_FLAGS, compile_to_llvm_ir
 from xenzyme.frontend.fortran import load_fortran
 from xenzyme.frontend.language import SUFFIXES, guess_language
 from xenzyme.frontend.llvm_import import import_llvm_ir
+from xenzyme.frontend.mlir_text import LocatingParser
 from xenzyme.frontend.rust import load_rust
 from xenzyme.frontend.rust import load_runtime as load_rust_runtime
 from xenzyme.rules.registry import derivative, load_rules  # noqa: F401 (the public API)
@@ -124,7 +124,7 @@ def _with_debug_info(flags: Sequence[str] | None) -> list[str]:
 def _load_mlir(text: str, name: str) -> ModuleOp:
     """xDSL text; parse and verifier errors become XenzymeErrors with the position."""
     try:
-        module = _LocatingParser(context(), text, name).parse_module()
+        module = LocatingParser(context(), text, name).parse_module()
     except ParseError as e:
         where = e.span.get_location()
         context_lines = [ln for ln in str(e).rstrip("\n").split("\n")[1:3] if ln.strip()]
@@ -138,19 +138,6 @@ def _load_mlir(text: str, name: str) -> ModuleOp:
             message += " " + lines[1].strip()
         raise XenzymeError(f"the IR does not verify: {message}", SourceLocation(name)) from None
     return module
-
-
-class _LocatingParser(Parser):
-    """xDSL's parser, giving each op the file:line:col it was read from (for error messages)."""
-
-    def parse_operation(self):
-        from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
-
-        where = self._current_token.span.get_location()
-        op = super().parse_operation()
-        if isinstance(op.location, UnknownLoc):
-            op.location = FileLineColLoc(StringAttr(where.file), IntAttr(where.line), IntAttr(where.col))
-        return op
 
 
 def _looks_like_path(s: str) -> bool:

@@ -181,6 +181,13 @@ class XenzymeOptMain(xDSLOptMain):
 
             return load_rust(io.read().decode("utf-8", "replace"), self.get_input_name(), self.args.rustc_arg)
 
+        def mlir_text(io: IO[bytes]) -> ModuleOp:
+            from xenzyme.frontend.mlir_text import LocatingParser
+
+            parser = LocatingParser(self.ctx, io.read().decode("utf-8", "replace"), self.get_input_name())
+            return parser.parse_module(not self.args.no_implicit_module)
+
+        self.available_frontends["mlir"] = mlir_text
         for ext in _LLVM_FRONTENDS:
             self.available_frontends[ext] = llvm_ir
         for ext in _C_FRONTENDS:
