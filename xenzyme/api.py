@@ -184,7 +184,7 @@ def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2) ->
 
         module = module.clone()
         LowerStructuredPass().apply(context(), module)
-        if has_derivative_requests(module):
+        if has_derivative_requests(module) or any(o.dialect_name() == "autodiff" for o in module.walk()):
             EnzymePass(preopt=2, postopt=0).apply(context(), module)
         return StructuredJIT(JITModule(module, opt_level=opt_level), signatures)  # type: ignore[return-value]
     if has_derivative_requests(module):
@@ -241,6 +241,12 @@ def _lower_structured(module: ModuleOp, function: str, activity: Sequence[str] |
     module = module.clone()
     LowerStructuredPass().apply(context(), module)
     return module, types, acts, expand_activity(types, acts)
+
+
+def _structured_preopt(module: ModuleOp, preopt: int) -> int:
+    """No optimisation before differentiation for a lowered module that holds derivative
+    requests of its own (`autodiff` ops): LLVM's optimiser cannot carry them."""
+    return 0 if any(o.dialect_name() == "autodiff" for o in module.walk()) else preopt
 
 
 def has_derivative_requests(module: ModuleOp) -> bool:
@@ -425,7 +431,7 @@ def gradient(
         from xenzyme.backend.memrefs import MemrefCall
 
         lowered, types, given, expanded = _lower_structured(source, function, activity, False)
-        inner = gradient(lowered, function, expanded, preopt=preopt, postopt=postopt)
+        inner = gradient(lowered, function, expanded, preopt=_structured_preopt(lowered, preopt), postopt=postopt)
         return MemrefCall(inner, function, types, given)  # type: ignore[return-value]
     module, fn, acts, params = _prepare(source, function, activity, ad.ARG_ACTIVITIES, default_activity, False,
                                         preopt, flags)  # fmt: skip
@@ -587,7 +593,8 @@ def tangent(
         from xenzyme.backend.memrefs import MemrefCall
 
         lowered, types, given, expanded = _lower_structured(source, function, activity, True)
-        inner = tangent(lowered, function, expanded, width=width, preopt=preopt, postopt=postopt)
+        inner = tangent(lowered, function, expanded, width=width, preopt=_structured_preopt(lowered, preopt),
+                        postopt=postopt)  # fmt: skip
         return MemrefCall(inner, function, types, given, width)  # type: ignore[return-value]
     module, fn, acts, params = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity,
                                         True, preopt, flags)  # fmt: skip

@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, NoneAttr, StridedLayoutAttr, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, IntegerType, MemRefType, NoneAttr, StridedLayoutAttr, i64
 from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute
 
 from xenzyme.diagnostics import XenzymeError
 
-DYNAMIC = -1
-"""How xDSL spells `?` in a memref's shape."""
+DYNAMIC = DYNAMIC_INDEX
+"""How xDSL spells `?` in a memref's shape (and strides, offsets)."""
 
 
 def rank(t: MemRefType) -> int:
@@ -161,7 +161,12 @@ class MemrefCall:
             fields = [array_fields(t, v, f"{self.name}(): {r} {i}".replace("argument argument", "argument"))
                       for v, r in zip(values, roles, strict=True)]  # fmt: skip
             if len(fields) > 1:
-                for f in fields[1:]:
+                for r, f in zip(roles[1:], fields[1:], strict=True):
+                    if f[0].shape != values[0].shape:
+                        raise XenzymeError(f"{self.name}(): {r} {i} must have the shape of the argument, "
+                                           f"{'x'.join(map(str, values[0].shape))}, got "
+                                           f"{'x'.join(map(str, f[0].shape))}",
+                                           notes=["pass np.zeros_like(a) for the shadow of a"])  # fmt: skip
                     if f[0] is fields[0][0] or (f[0].size and np_shares(f[0], fields[0][0])):
                         raise XenzymeError(f"{self.name}(): the shadow of argument {i} shares memory with the argument",
                                            notes=["pass a separate array, e.g. np.zeros_like(a)"])  # fmt: skip

@@ -75,7 +75,7 @@ def _lower_assert(o: cf.AssertOp, module: ModuleOp) -> None:
         later.detach()
         rest.add_op(later)
     declare(module, "abort", xllvm.LLVMFunctionType([], xllvm.LLVMVoidType()))
-    fail.add_ops([xllvm.CallOp("abort", return_type=xllvm.LLVMVoidType()), xllvm.UnreachableOp()])
+    fail.add_ops([xllvm.CallOp("abort"), xllvm.UnreachableOp()])
     block.add_op(xllvm.CondBrOp(as_llvm(o.arg, o), rest, [], fail, []))
     Rewriter.erase_op(o)
 

@@ -126,7 +126,7 @@ class ConvertFuncToLLVMPass(ModulePass):
             elif isinstance(o, func.CallOp):
                 if len(o.results) > 1:
                     raise unsupported(o, "returns more than one value, which is not supported yet")
-                rtype = llvm_type(o.results[0].type) if o.results else xllvm.LLVMVoidType()
+                rtype = llvm_type(o.results[0].type) if o.results else None
                 call = xllvm.CallOp(o.callee.string_value(), *_operands(o.arguments, o), return_type=rtype)
                 replace(o, [call], list(call.results))
             elif isinstance(o, ad.AutodiffOp | ad.FwdDiffOp) and any(isinstance(v.type, MemRefType) for v in o.operands):

@@ -116,11 +116,11 @@ def _lower(op: Operation, module: ModuleOp) -> tuple[list[Operation], list[SSAVa
     if isinstance(op, memref.DeallocOp):
         d = as_llvm(op.memref, op)
         declare(module, "free", xllvm.LLVMFunctionType([xllvm.LLVMPointerType()], xllvm.LLVMVoidType()))
-        b.add(xllvm.CallOp("free", b.field(d, [0], xllvm.LLVMPointerType()), return_type=xllvm.LLVMVoidType()))
+        b.add(xllvm.CallOp("free", b.field(d, [0], xllvm.LLVMPointerType())))
         return b.ops, []
     if isinstance(op, memref.DimOp):
         t = op.source.type
-        k_op = op.index.owner
+        k_op = as_llvm(op.index, op).owner  # an arith.constant, or the llvm.mlir.constant it became
         k = getattr(k_op, "value", None)
         if not isinstance(t, MemRefType) or not isinstance(k, IntegerAttr):
             raise unsupported(op, "with a dimension that is not a constant is not supported yet")

@@ -7,6 +7,7 @@
     convert-memref-to-llvm       loads, stores, allocations on descriptors
     convert-cf-to-llvm           branches; block arguments retyped
     reconcile-unrealized-casts   xDSL's: the casts between the lowerings cancel out
+    (fold_descriptor_fields)     a descriptor field is read where it was written
 
 Differentiation then runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
 LLVM's optimiser has first removed the descriptors of memrefs passed as arguments.  A module
@@ -18,8 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPass
 
@@ -60,9 +63,39 @@ class LowerStructuredPass(ModulePass):
         ConvertMemrefToLLVMPass().apply(ctx, op)
         ConvertCfToLLVMPass().apply(ctx, op)
         ReconcileUnrealizedCastsPass().apply(ctx, op)
+        fold_descriptor_fields(op)
         for o in op.walk():
             if isinstance(o, UnrealizedConversionCastOp):
                 raise unsupported(o, f"from {o.inputs[0].type} to {o.results[0].type} remains after lowering: a "
                                   "value of that type is used where it cannot be lowered yet",
                                   ["memrefs may be passed to functions and loaded from or stored to; loops may not "
                                    "carry them yet"])  # fmt: skip
+
+
+def fold_descriptor_fields(module: ModuleOp) -> None:
+    """Read each descriptor field where it was written: an `llvm.extractvalue` of a chain of
+    `llvm.insertvalue`s becomes the inserted value, and the chains left unused go.  Memrefs
+    passed as arguments or allocated then need no struct at all, and the differentiation
+    engine sees plain pointers and integers (as after LLVM's SROA), also where LLVM's
+    optimiser does not run first (a module with its own derivative requests)."""
+    for o in list(module.walk()):
+        if not isinstance(o, xllvm.ExtractValueOp):
+            continue
+        want = tuple(o.position.get_values())
+        c = o.container.owner
+        while isinstance(c, xllvm.InsertValueOp):
+            pos = tuple(c.position.get_values())
+            if pos == want:
+                o.res.replace_all_uses_with(c.value)
+                Rewriter.erase_op(o)
+                break
+            if pos[: len(want)] == want or want[: len(pos)] == pos:
+                break  # overlapping fields: leave it
+            c = c.container.owner
+    changed = True
+    while changed:
+        changed = False
+        for o in list(module.walk()):
+            if isinstance(o, xllvm.InsertValueOp | xllvm.UndefOp) and not o.results[0].uses:
+                Rewriter.erase_op(o)
+                changed = True
