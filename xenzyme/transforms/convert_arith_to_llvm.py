@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 
 from xenzyme.backend.memrefs import llvm_type
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.llvm_lowering import as_llvm, replace, unsupported
+from xenzyme.transforms.llvm_lowering import as_llvm, replace, unsupported, erase_dead_casts
 
 _BINARY = {
     "arith.addf": xllvm.FAddOp, "arith.subf": xllvm.FSubOp, "arith.mulf": xllvm.FMulOp,
@@ -123,4 +123,5 @@ class ConvertArithToLLVMPass(ModulePass):
             if o.dialect_name() == "arith":
                 new_ops, results = _lower(o)
                 replace(o, new_ops, results)
+        erase_dead_casts(op)
 

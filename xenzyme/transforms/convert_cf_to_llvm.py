@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
 from xenzyme.backend.memrefs import llvm_type
-from xenzyme.transforms.llvm_lowering import as_llvm, back_to, declare, replace, unsupported
+from xenzyme.transforms.llvm_lowering import as_llvm, back_to, declare, replace, unsupported, erase_dead_casts
 
 
 def _retype_arguments(block: Block) -> None:
@@ -61,6 +61,7 @@ class ConvertCfToLLVMPass(ModulePass):
                     continue
                 for block in list(region.blocks)[1:]:
                     _retype_arguments(block)
+        erase_dead_casts(op)
 
 
 def _lower_assert(o: cf.AssertOp, module: ModuleOp) -> None:

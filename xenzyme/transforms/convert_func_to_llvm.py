@@ -28,7 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xenzyme.backend.memrefs import descriptor_type, field_types, llvm_type, rank
 from xenzyme.dialects import autodiff as ad
-from xenzyme.transforms.llvm_lowering import as_llvm, back_to, replace, unsupported
+from xenzyme.transforms.llvm_lowering import as_llvm, back_to, replace, unsupported, erase_dead_casts
 
 
 def lowered_inputs(types) -> list:
@@ -134,6 +134,7 @@ class ConvertFuncToLLVMPass(ModulePass):
         for f in list(op.ops):
             if isinstance(f, func.FuncOp):
                 Rewriter.replace_op(f, _lower_function(f))
+        erase_dead_casts(op)
 
 
 def _expand_request(o: ad.AutodiffOp | ad.FwdDiffOp, params: dict[str, list]) -> None:

@@ -19,7 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.llvm_lowering import as_llvm, declare, replace, unsupported
+from xenzyme.transforms.llvm_lowering import as_llvm, declare, replace, unsupported, erase_dead_casts
 
 _INTRINSICS = {
     "math.exp": "exp", "math.exp2": "exp2", "math.log": "log", "math.log2": "log2", "math.log10": "log10",
@@ -66,3 +66,4 @@ class ConvertMathToLLVMPass(ModulePass):
             if o.dialect_name() == "math":
                 new_ops, results = _lower(o, op)
                 replace(o, new_ops, results)
+        erase_dead_casts(op)

@@ -27,7 +27,7 @@ from xdsl.passes import ModulePass
 
 from xenzyme.backend.memrefs import DYNAMIC, descriptor_type, element_size, rank, static_strides
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.llvm_lowering import as_llvm, declare, replace, unsupported
+from xenzyme.transforms.llvm_lowering import as_llvm, declare, replace, unsupported, erase_dead_casts
 
 
 class _Ops:
@@ -143,3 +143,4 @@ class ConvertMemrefToLLVMPass(ModulePass):
             if o.dialect_name() == "memref":
                 new_ops, results = _lower(o, op)
                 replace(o, new_ops, results)
+        erase_dead_casts(op)

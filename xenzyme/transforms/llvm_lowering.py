@@ -48,7 +48,10 @@ def replace(op: Operation, new_ops: list[Operation], results: list[SSAValue]) ->
     for n in new_ops:
         Rewriter.insert_op(n, InsertPoint.before(op))
     for old, new in zip(op.results, results, strict=True):
-        old.replace_all_uses_with(back_to(new, old.type, InsertPoint.before(op)))
+        if new.name_hint is None and old.name_hint is not None and new.owner in new_ops:
+            new.name_hint = old.name_hint  # keep the program's names
+        if old.uses:
+            old.replace_all_uses_with(back_to(new, old.type, InsertPoint.before(op)))
     Rewriter.erase_op(op)
 
 
@@ -63,3 +66,10 @@ def declare(module: ModuleOp, name: str, ftype: xllvm.LLVMFunctionType) -> None:
 def unsupported(op: Operation, what: str, notes: list[str] | None = None) -> XenzymeError:
     """The error for an op a lowering cannot handle: its name, its location, what to do."""
     return XenzymeError(f"'{op.name}' {what}", location_of(op), notes=notes or [])
+
+
+def erase_dead_casts(module: ModuleOp) -> None:
+    """Remove the casts back that no op uses any more (their users were lowered since)."""
+    for o in reversed(list(module.walk())):
+        if isinstance(o, UnrealizedConversionCastOp) and not any(r.uses for r in o.results):
+            Rewriter.erase_op(o)
