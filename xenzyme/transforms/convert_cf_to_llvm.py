@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import cf
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
@@ -28,11 +28,17 @@ def _retype_arguments(block: Block) -> None:
     """Give the arguments of a non-entry block their llvm types; casts back for the users the
     other lowerings have not reached yet."""
     for arg in list(block.args):
+        if isinstance(arg.type, MemRefType):
+            where = block.parent_op() or block.first_op
+            raise unsupported(where, f"has a block argument of type {arg.type} (a memref carried by a loop or "  # type: ignore[arg-type]
+                              "passed between blocks), which is not supported yet",
+                              ["load the values the loop needs from memrefs defined outside it"])  # fmt: skip
         t = llvm_type(arg.type)
         if t == arg.type:
             continue
         old_type = arg.type
         new = block.insert_arg(t, arg.index)
+        new.name_hint = arg.name_hint
         arg.replace_all_uses_with(back_to(new, old_type, InsertPoint.at_start(block)))
         block.erase_arg(arg)
 

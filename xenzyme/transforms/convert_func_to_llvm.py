@@ -91,6 +91,9 @@ def _lower_function(fn: func.FuncOp) -> xllvm.FuncOp:
         for old in list(entry.args):
             t = old.type
             new_args = [entry.insert_arg(ft, len(entry.args)) for ft in (field_types(t) if isinstance(t, MemRefType) else [llvm_type(t)])]
+            if old.name_hint is not None:
+                for a, suffix in zip(new_args, _field_names(t), strict=True):
+                    a.name_hint = old.name_hint + suffix
             point = InsertPoint.at_start(entry)
             if isinstance(t, MemRefType):
                 d: SSAValue = _insert(xllvm.UndefOp(descriptor_type(t)), point)
@@ -175,3 +178,11 @@ def _expand_request(o: ad.AutodiffOp | ad.FwdDiffOp, params: dict[str, list]) ->
 def _insert(op: Operation, point: InsertPoint) -> SSAValue:
     Rewriter.insert_op(op, point)
     return op.results[0]
+
+
+def _field_names(t) -> list[str]:
+    """Name suffixes of the parameters a parameter of type `t` becomes."""
+    if not isinstance(t, MemRefType):
+        return [""]
+    n = rank(t)
+    return ["_allocated", "_aligned", "_offset", *[f"_size{k}" for k in range(n)], *[f"_stride{k}" for k in range(n)]]

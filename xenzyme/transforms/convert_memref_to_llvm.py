@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, ModuleOp, NoneAttr, i8, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, ModuleOp, NoneAttr, UnrealizedConversionCastOp, i8, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -120,7 +120,9 @@ def _lower(op: Operation, module: ModuleOp) -> tuple[list[Operation], list[SSAVa
         return b.ops, []
     if isinstance(op, memref.DimOp):
         t = op.source.type
-        k_op = as_llvm(op.index, op).owner  # an arith.constant, or the llvm.mlir.constant it became
+        k_op = op.index.owner  # an arith.constant, or the llvm.mlir.constant it became
+        if isinstance(k_op, UnrealizedConversionCastOp):
+            k_op = k_op.inputs[0].owner
         k = getattr(k_op, "value", None)
         if not isinstance(t, MemRefType) or not isinstance(k, IntegerAttr):
             raise unsupported(op, "with a dimension that is not a constant is not supported yet")

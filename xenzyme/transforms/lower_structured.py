@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
@@ -54,8 +54,11 @@ class LowerStructuredPass(ModulePass):
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
                                                             "scf.condition", "scf.index_switch"):  # fmt: skip
                 raise unsupported(o, "is not supported yet", ["use scf.for, scf.if and scf.while"])
+            if o.dialect_name() == "scf" and any(isinstance(r.type, MemRefType) for r in o.results):
+                raise unsupported(o, "carries a memref from one iteration or branch to the next, which is not "
+                                  "supported yet", ["load the values the loop needs from memrefs defined outside it"])  # fmt: skip
             if o.dialect_name() == "affine":
-                raise unsupported(o, "is not supported yet", ["run lower-affine first (-p lower-affine,...)"])
+                raise unsupported(o, "is not supported yet", ["write the loops with scf.for and the accesses with memref.load and memref.store"])
         ConvertScfToCf().apply(ctx, op)
         ConvertFuncToLLVMPass().apply(ctx, op)
         ConvertArithToLLVMPass().apply(ctx, op)
@@ -68,8 +71,7 @@ class LowerStructuredPass(ModulePass):
             if isinstance(o, UnrealizedConversionCastOp):
                 raise unsupported(o, f"from {o.inputs[0].type} to {o.results[0].type} remains after lowering: a "
                                   "value of that type is used where it cannot be lowered yet",
-                                  ["memrefs may be passed to functions and loaded from or stored to; loops may not "
-                                   "carry them yet"])  # fmt: skip
+                                  ["memrefs may be passed to functions, allocated, loaded from and stored to"])  # fmt: skip
 
 
 def fold_descriptor_fields(module: ModuleOp) -> None:
