@@ -334,3 +334,98 @@ def test_unsupported_op_cli(tmp_path):
     assert r.returncode == 1
     assert f"xenzyme-opt: error: {path}:3:3: 'arith.ceildivsi' has no lowering" in r.stderr
     assert "note:" in r.stderr and "Traceback" not in r.stderr
+
+
+# ---- models -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def models():
+    m = xz.load(PROGRAMS / "models.mlir")
+    return m, xz.compile(m)
+
+
+@pytest.mark.parametrize("x", [0.5, 3.0, 40.0])  # no, some and many trips
+def test_while_data_dependent_exit(models, x):
+    m, lib = models
+    k = 0.5
+    v = x
+    while v > 1:
+        v = v * k + 0.1 * math.sin(v * k)
+    assert lib.damp(x, k) == pytest.approx(v, rel=1e-12)
+    g = xz.gradient(m, "damp", ["active", "active"])
+    dx, dk = g(x, k)
+    h = 1e-7  # small enough not to change the trip count
+    assert dx == pytest.approx(_fd(lambda t: lib.damp(t, k), x, h), rel=1e-5)
+    assert dk == pytest.approx(_fd(lambda t: lib.damp(x, t), k, h), rel=1e-5)
+
+
+def test_logsumexp(models):
+    m, lib = models
+    x = np.array([0.3, 2.5, -1.0, 2.4, 0.0])
+    ref = float(np.log(np.exp(x - x.max()).sum()) + x.max())
+    assert lib.logsumexp(x) == pytest.approx(ref, rel=1e-12)
+    g = xz.gradient(m, "logsumexp", ["dup"])
+    dx = np.zeros_like(x)
+    g(x, dx)
+    np.testing.assert_allclose(dx, np.exp(x - ref), rtol=1e-10)  # exact: the softmax
+    np.testing.assert_allclose(dx, _fd_array(lambda: lib.logsumexp(x), x), rtol=1e-6)
+
+
+def test_softmax_f32(models):
+    m, lib = models
+    x = np.array([0.1, -0.4, 0.9, 0.3, -1.2, 0.5], dtype=np.float32)
+    y = np.zeros(6, dtype=np.float32)
+    lib.softmax(x, y)
+    p = np.exp(x.astype(np.float64)) / np.exp(x.astype(np.float64)).sum()
+    np.testing.assert_allclose(y, p, rtol=1e-5)
+    w = np.array([1.0, -2.0, 0.5, 0.0, 3.0, 1.5], dtype=np.float32)
+    g = xz.gradient(m, "softmax", ["dup", "dup"])
+    dx, dy = np.zeros_like(x), w.copy()
+    g(x, dx, np.zeros(6, dtype=np.float32), dy)
+    want = p * (w - (p * w).sum())  # exact: the softmax Jacobian applied to w
+    np.testing.assert_allclose(dx, want, rtol=1e-4, atol=1e-6)
+
+
+@pytest.mark.parametrize("steps", [1, 20])
+def test_ode_time_loop(models, steps):
+    m, lib = models
+    u0, k = np.array([0.4, -0.9, 1.3]), 0.8
+
+    def run(u, kk):
+        c = u.copy()
+        return lib.euler(c, kk, steps)
+
+    u = u0.copy()
+    for _ in range(steps):
+        u = u + 0.05 * (np.sin(u) - k * u)
+    assert run(u0, k) == pytest.approx(float((u**2).sum()), rel=1e-12)
+    g = xz.gradient(m, "euler", ["dup", "active", "const"])
+    uu, du = u0.copy(), np.zeros(3)
+    dk = g(uu, du, k, steps)
+    assert dk == pytest.approx(_fd(lambda t: run(u0, t), k), rel=1e-6)
+    probe = u0.copy()
+    np.testing.assert_allclose(du, _fd_array(lambda: run(probe, k), probe), rtol=1e-6)
+
+
+def test_matmul_f32_reverse_and_forward(models):
+    m, lib = models
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((3, 4)).astype(np.float32)
+    B = rng.standard_normal((4, 2)).astype(np.float32)
+    C = np.zeros((3, 2), dtype=np.float32)
+    lib.matmul(A, B, C)
+    np.testing.assert_allclose(C, A @ B, rtol=1e-5)
+    W = rng.standard_normal((3, 2)).astype(np.float32)
+    g = xz.gradient(m, "matmul", ["dup", "dup", "dup"])
+    dA, dB, dC = np.zeros_like(A), np.zeros_like(B), W.copy()
+    g(A, dA, B, dB, np.zeros_like(C), dC)
+    np.testing.assert_allclose(dA, W @ B.T, rtol=1e-4, atol=1e-5)  # exact: bilinear
+    np.testing.assert_allclose(dB, A.T @ W, rtol=1e-4, atol=1e-5)
+    t = xz.tangent(m, "matmul", ["dup", "dup", "dup"], width=2)
+    tA = [rng.standard_normal((3, 4)).astype(np.float32) for _ in range(2)]
+    tB = [rng.standard_normal((4, 2)).astype(np.float32) for _ in range(2)]
+    tC = [np.zeros((3, 2), dtype=np.float32) for _ in range(2)]
+    t(A, *tA, B, *tB, np.zeros_like(C), *tC)
+    for k in range(2):
+        np.testing.assert_allclose(tC[k], tA[k] @ B + A @ tB[k], rtol=1e-4, atol=1e-5)

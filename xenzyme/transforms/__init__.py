@@ -137,6 +137,12 @@ def _convert_cf_to_llvm() -> type[ModulePass]:
     return ConvertCfToLLVMPass
 
 
+def _convert_scf_while_to_cf() -> type[ModulePass]:
+    from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
+
+    return ConvertScfWhileToCfPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xenzyme's passes, name -> loader."""
     return {
@@ -159,6 +165,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-math-to-llvm": _convert_math_to_llvm,
         "convert-memref-to-llvm": _convert_memref_to_llvm,
         "convert-cf-to-llvm": _convert_cf_to_llvm,
+        "convert-scf-while-to-cf": _convert_scf_while_to_cf,
     }
 
 

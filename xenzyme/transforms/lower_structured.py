@@ -1,6 +1,7 @@
 """`lower-structured`: a program in func/arith/math/scf/cf/memref -> the llvm dialect.
 
-    convert-scf-to-cf            xDSL's: scf.for / scf.if / scf.while -> blocks and branches
+    convert-scf-to-cf            xDSL's: scf.for / scf.if -> blocks and branches
+    convert-scf-while-to-cf      scf.while -> blocks and branches
     convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
     convert-arith-to-llvm        arith ops, index as i64
     convert-math-to-llvm         math ops -> LLVM intrinsics or libm calls
@@ -31,6 +32,7 @@ from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
 from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
 from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass
+from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
 from xenzyme.transforms.llvm_lowering import unsupported
 
 STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
@@ -52,7 +54,7 @@ class LowerStructuredPass(ModulePass):
             return
         for o in op.walk():
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
-                                                            "scf.condition", "scf.index_switch"):  # fmt: skip
+                                                            "scf.condition"):  # fmt: skip
                 raise unsupported(o, "is not supported yet", ["use scf.for, scf.if and scf.while"])
             if o.dialect_name() == "scf" and any(isinstance(r.type, MemRefType) for r in o.results):
                 raise unsupported(o, "carries a memref from one iteration or branch to the next, which is not "
@@ -60,6 +62,7 @@ class LowerStructuredPass(ModulePass):
             if o.dialect_name() == "affine":
                 raise unsupported(o, "is not supported yet", ["write the loops with scf.for and the accesses with memref.load and memref.store"])
         ConvertScfToCf().apply(ctx, op)
+        ConvertScfWhileToCfPass().apply(ctx, op)
         ConvertFuncToLLVMPass().apply(ctx, op)
         ConvertArithToLLVMPass().apply(ctx, op)
         ConvertMathToLLVMPass().apply(ctx, op)
