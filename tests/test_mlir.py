@@ -429,3 +429,13 @@ def test_matmul_f32_reverse_and_forward(models):
     t(A, *tA, B, *tB, np.zeros_like(C), *tC)
     for k in range(2):
         np.testing.assert_allclose(tC[k], tA[k] @ B + A @ tB[k], rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["forward", "reverse"])
+def test_jacobian(arrays, mode):
+    m, _ = arrays
+    rng = np.random.default_rng(6)
+    A, x, y = rng.standard_normal((4, 3)), rng.standard_normal(3), np.zeros(4)
+    jac = xz.jacobian(m, "matvec", inputs=[1], output=2, mode=mode, width=3)
+    np.testing.assert_allclose(jac(A, x, y), A, rtol=1e-12)  # exact: d (A x) / d x = A
+    np.testing.assert_allclose(y, A @ x, rtol=1e-12)

@@ -650,7 +650,8 @@ class JacobianFunction:
         self._options = {"preopt": preopt, "postopt": postopt, **flags}
         module = _module(source, flags)
         self._source_text = module if isinstance(source, ModuleOp) else source
-        self._nparams = len(_find_function(module, function).function_type.inputs.data)
+        structured = _structured_signatures(module).get(function)  # a func.func: its parameters as written
+        self._nparams = len(structured if structured is not None else _find_function(module, function).function_type.inputs.data)
         for i in [*self.inputs, *([output] if output is not None else [])]:
             if not 0 <= i < self._nparams:
                 raise XenzymeError(f"'{function}' has no argument {i}")
