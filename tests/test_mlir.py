@@ -286,6 +286,10 @@ def test_shadow_checked_too(arrays):
     A, x = np.zeros((2, 3)), np.zeros(3)
     with pytest.raises(XenzymeError, match="shadow of argument 1 must have the shape of the argument, 3, got 2"):
         g(A, np.zeros_like(A), x, np.zeros(2))
+    with pytest.raises(XenzymeError, match="the shadow of argument 0 shares memory with the argument"):
+        g(A, A, x, np.zeros(3))
+    with pytest.raises(XenzymeError, match="the shadow of argument 1 must be an array of float64"):
+        g(A, np.zeros_like(A), x, np.zeros(3, dtype=np.float32))
 
 
 @pytest.mark.parametrize(

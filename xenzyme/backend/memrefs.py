@@ -105,6 +105,9 @@ def array_fields(t: MemRefType, value: Any, who: str) -> list[Any]:
 
     if not isinstance(value, np.ndarray):
         raise XenzymeError(f"{who} must be a numpy array for {t}, got {type(value).__name__}")
+    if not identity_layout(t):
+        raise XenzymeError(f"{who}: memrefs with a layout ({t}) cannot be passed from Python yet",
+                           notes=["give the parameter the identity layout (a C-contiguous array)"])  # fmt: skip
     dtype = numpy_dtype(t.element_type)
     if dtype is None or value.dtype != dtype:
         raise XenzymeError(f"{who} must be an array of {dtype} for {t}, got an array of {value.dtype}",
@@ -117,8 +120,6 @@ def array_fields(t: MemRefType, value: Any, who: str) -> list[Any]:
     if not value.flags.c_contiguous or not value.flags.aligned:
         raise XenzymeError(f"{who} must be a C-contiguous, aligned array for {t}",
                            notes=["pass np.ascontiguousarray(a), and read results back from that copy"])  # fmt: skip
-    if not value.flags.writeable:
-        raise XenzymeError(f"{who} must be writeable for {t}")
     strides = [s // value.itemsize for s in value.strides]
     return [value, value, 0, *[int(n) for n in value.shape], *strides]
 
@@ -156,19 +157,18 @@ class MemrefCall:
             if not isinstance(t, MemRefType):
                 out += values
                 continue
-            roles = ["argument"] + [f"shadow {k + 1} of argument" if self.width > 1 else "the shadow of argument"
-                                    for k in range(self.width)][: len(values) - 1]  # fmt: skip
-            fields = [array_fields(t, v, f"{self.name}(): {r} {i}".replace("argument argument", "argument"))
-                      for v, r in zip(values, roles, strict=True)]  # fmt: skip
+            roles = [f"argument {i}"] + [f"shadow {k + 1} of argument {i}" if self.width > 1 else
+                                         f"the shadow of argument {i}" for k in range(len(values) - 1)]  # fmt: skip
+            fields = [array_fields(t, v, f"{self.name}(): {r}") for v, r in zip(values, roles, strict=True)]
             if len(fields) > 1:
                 for r, f in zip(roles[1:], fields[1:], strict=True):
                     if f[0].shape != values[0].shape:
-                        raise XenzymeError(f"{self.name}(): {r} {i} must have the shape of the argument, "
+                        raise XenzymeError(f"{self.name}(): {r} must have the shape of the argument, "
                                            f"{'x'.join(map(str, values[0].shape))}, got "
                                            f"{'x'.join(map(str, f[0].shape))}",
                                            notes=["pass np.zeros_like(a) for the shadow of a"])  # fmt: skip
                     if f[0] is fields[0][0] or (f[0].size and np_shares(f[0], fields[0][0])):
-                        raise XenzymeError(f"{self.name}(): the shadow of argument {i} shares memory with the argument",
+                        raise XenzymeError(f"{self.name}(): {r} shares memory with the argument",
                                            notes=["pass a separate array, e.g. np.zeros_like(a)"])  # fmt: skip
             out += [f[0] for f in fields] + [f[1] for f in fields] + fields[0][2:]
         return self.inner(*out)
