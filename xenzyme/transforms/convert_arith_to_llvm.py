@@ -25,7 +25,7 @@ from xenzyme.transforms.llvm_lowering import as_llvm, replace, unsupported, eras
 
 _BINARY = {
     "arith.addf": xllvm.FAddOp, "arith.subf": xllvm.FSubOp, "arith.mulf": xllvm.FMulOp,
-    "arith.divf": xllvm.FDivOp, "arith.remf": xllvm.FRemOp,
+    "arith.divf": xllvm.FDivOp,
     "arith.addi": xllvm.AddOp, "arith.subi": xllvm.SubOp, "arith.muli": xllvm.MulOp,
     "arith.divsi": xllvm.SDivOp, "arith.divui": xllvm.UDivOp, "arith.remsi": xllvm.SRemOp,
     "arith.remui": xllvm.URemOp, "arith.andi": xllvm.AndOp, "arith.ori": xllvm.OrOp,
@@ -35,8 +35,8 @@ _BINARY = {
 _MIN_MAX = {"arith.maximumf": "maximum", "arith.minimumf": "minimum", "arith.maxnumf": "maxnum",
             "arith.minnumf": "minnum"}  # fmt: skip
 _INT_MIN_MAX = {"arith.maxsi": "sgt", "arith.minsi": "slt", "arith.maxui": "ugt", "arith.minui": "ult"}
-_CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une",
-         "uno", "true"]  # fmt: skip
+_CMPF = ["_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une",
+         "uno", "_true"]  # fmt: skip
 _CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 
 
@@ -78,9 +78,8 @@ def _lower(op: Operation) -> tuple[list[Operation], list]:
         sel = ext.SelectOp(cmp, ops[0], ops[1])
         return [cmp, sel], [sel.results[0]]
     if name in _MIN_MAX:
-        kind = _MIN_MAX[name]
-        new = (xllvm.MaxNumOp(ops[0], ops[1]) if kind == "maxnum" else xllvm.MinNumOp(ops[0], ops[1])) if kind in (
-            "maxnum", "minnum") else ext.intrinsic_op_by_name()[f"llvm.{kind}"]([ops[0], ops[1]])  # fmt: skip
+        cls = ext.intrinsic_op_by_name()[f"llvm.{_MIN_MAX[name]}"]
+        new = cls.create(operands=ops, result_types=[ops[0].type], properties={"fastmathFlags": xllvm.FastMathAttr(None)})
         return [new], [new.results[0]]
     rt = llvm_type(op.results[0].type) if op.results else None
     if isinstance(op, arith.SIToFPOp):

@@ -52,3 +52,16 @@ func.func @indices(%i: index, %w: i32) -> f32 {
   %t = arith.truncf %f : f64 to f32
   func.return %t : f32
 }
+
+// CHECK-LABEL: func.func @minmax(
+// CHECK-NEXT:    %t = llvm.fcmp "_true" %x, %y : f64
+// CHECK-NEXT:    %m = llvm.intr.maxnum(%x, %y) : (f64, f64) -> f64
+// CHECK-NEXT:    %n = llvm.intr.minnum(%x, %y) : (f64, f64) -> f64
+// CHECK-NEXT:    %s = llvm.select %t, %m, %n : i1, f64
+func.func @minmax(%x: f64, %y: f64) -> f64 {
+  %t = arith.cmpf true, %x, %y : f64
+  %m = arith.maxnumf %x, %y : f64
+  %n = arith.minnumf %x, %y : f64
+  %s = arith.select %t, %m, %n : f64
+  func.return %s : f64
+}
