@@ -58,7 +58,9 @@ def load(
     flang_flags: Sequence[str] | None = None,
     rustc_flags: Sequence[str] | None = None,
 ) -> ModuleOp:
-    """Load a program as an xDSL module of `llvm` ops.
+    """Load a program as an xDSL module of `llvm` ops (or, for `.mlir`, of the ops it is written
+    in: a program in func/arith/math/scf/cf/memref stays structured until `compile`,
+    `gradient`, `tangent` or `jacobian` lowers a copy of it, see xenzyme/transforms/lower_structured.py).
 
     `source` is a path (`.c`, `.cpp`, `.cu`, `.f90`/`.f`, `.rs`, `.ll`, `.bc`, `.mlir`), the program
     text itself, or bitcode (bytes).  For text, `language` ("c", "c++", "cuda",
@@ -172,7 +174,8 @@ def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2) ->
     the split-mode calls: a C program written for Enzyme) is differentiated first, by the
     `enzyme` pipeline on a copy of it: the functions of the result are those of
     `xenzyme-opt -p enzyme`.  Their arguments are checked when they are called
-    (xenzyme/backend/arguments.py).
+    (xenzyme/backend/arguments.py).  A structured module (`func.func`s) is lowered to llvm
+    first, and its functions take numpy arrays for memrefs (xenzyme/backend/memrefs.py).
     """
     if not isinstance(module, ModuleOp):
         module = load(module)
@@ -413,7 +416,8 @@ def gradient(
     `activity` has one entry per argument (`active`, `dup`, `dupnoneed`, `const`); by default
     floats are active, pointers duplicated and integers constant, as in Enzyme.  A source file is
     compiled with the flags for its language (`clang_flags`, `flang_flags`, `rustc_flags`), as by
-    `load`.
+    `load`.  For a structured module (`.mlir` in func/arith/math/scf/cf/memref), memrefs are
+    numpy arrays of their shape and dtype, a `dup` memref followed by its shadow array.
     """
     import ctypes
 
