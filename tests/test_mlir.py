@@ -456,3 +456,24 @@ def test_optimisation_levels(models, preopt):
     g(x, dx)
     p = np.exp(x - x.max())
     np.testing.assert_allclose(dx, p / p.sum(), rtol=1e-12)  # exact: the softmax
+
+
+_GATHER = """\
+func.func @pick(%perm: memref<3xindex>, %x: memref<3xf64>) -> f64 {
+  %c1 = arith.constant 1 : index
+  %j = memref.load %perm[%c1] : memref<3xindex>
+  %v = memref.load %x[%j] : memref<3xf64>
+  %s = arith.mulf %v, %v : f64
+  func.return %s : f64
+}
+"""
+
+
+@pytest.mark.parametrize("j", [0, 2])
+def test_memref_of_index_as_int64_array(j):
+    m = xz.load(_GATHER, language="mlir")
+    perm, x = np.array([1, j, 0]), np.array([1.5, -2.0, 3.0])
+    assert xz.compile(m).pick(perm, x) == x[j] ** 2
+    dx = np.zeros(3)
+    xz.gradient(m, "pick", ["const", "dup"])(perm, x, dx)
+    np.testing.assert_array_equal(dx, np.eye(3)[j] * 2 * x[j])  # exact

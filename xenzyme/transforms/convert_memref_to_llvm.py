@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, Modul
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from xenzyme.backend.memrefs import DYNAMIC, descriptor_type, element_size, rank, static_strides
+from xenzyme.backend.memrefs import DYNAMIC, descriptor_type, element_size, llvm_type, rank, static_strides
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.transforms.llvm_lowering import as_llvm, declare, replace, unsupported, erase_dead_casts
 
@@ -67,7 +67,7 @@ def _address(b: _Ops, t: MemRefType, d: SSAValue, indices: list[SSAValue]) -> SS
     if total is None:
         total = b.const(0)
     base = b.field(d, [1], xllvm.LLVMPointerType())
-    return b.add(ext.GEPOp(base, [xllvm.GEP_USE_SSA_VAL], t.element_type, ssa_indices=[total]))
+    return b.add(ext.GEPOp(base, [xllvm.GEP_USE_SSA_VAL], llvm_type(t.element_type), ssa_indices=[total]))
 
 
 def _allocate(op: memref.AllocOp | memref.AllocaOp, module: ModuleOp) -> tuple[list[Operation], list[SSAValue]]:
@@ -107,7 +107,7 @@ def _lower(op: Operation, module: ModuleOp) -> tuple[list[Operation], list[SSAVa
         d = as_llvm(op.memref, op)
         addr = _address(b, t, d, [as_llvm(i, op) for i in op.indices])
         if isinstance(op, memref.LoadOp):
-            v = b.add(xllvm.LoadOp(addr, t.element_type))
+            v = b.add(xllvm.LoadOp(addr, llvm_type(t.element_type)))
             return b.ops, [v]
         b.add(ext.StoreOp(as_llvm(op.value, op), addr))
         return b.ops, []
