@@ -477,3 +477,15 @@ def test_memref_of_index_as_int64_array(j):
     dx = np.zeros(3)
     xz.gradient(m, "pick", ["const", "dup"])(perm, x, dx)
     np.testing.assert_array_equal(dx, np.eye(3)[j] * 2 * x[j])  # exact
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_memref_passed_on_and_recursion(arrays, k):
+    m, lib = arrays
+    a = np.array([0.5, -0.3, 0.8])
+    assert lib.energy(a, k) == pytest.approx(float(a @ a) ** k, rel=1e-12)
+    g = xz.gradient(m, "energy", ["dup", "const"])
+    da = np.zeros_like(a)
+    g(a, da, k)
+    np.testing.assert_allclose(da, k * float(a @ a) ** (k - 1) * 2 * a, rtol=1e-12)  # exact
+    assert xz.gradient(m, "power", ["active", "const"])(1.3, 4) == pytest.approx(4 * 1.3**3, rel=1e-12)

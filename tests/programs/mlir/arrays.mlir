@@ -99,3 +99,41 @@ func.func @grad_loss(%A: memref<?x?xf64>, %dA: memref<?x?xf64>, %x: memref<?xf64
   autodiff.autodiff @loss(%A, %dA, %x, %dx) activity [dup, dup] ret active : (memref<?x?xf64>, memref<?x?xf64>, memref<?xf64>, memref<?xf64>) -> ()
   func.return
 }
+
+// A memref passed on to another function, and recursion through func.call.
+func.func private @dot(%a: memref<?xf64>, %b: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %a, %c0 : memref<?xf64>
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f64) {
+    %x = memref.load %a[%i] : memref<?xf64>
+    %y = memref.load %b[%i] : memref<?xf64>
+    %p = arith.mulf %x, %y : f64
+    %acc2 = arith.addf %acc, %p : f64
+    scf.yield %acc2 : f64
+  }
+  func.return %r : f64
+}
+
+func.func @power(%x: f64, %n: i64) -> f64 {
+  %zero = arith.constant 0 : i64
+  %done = arith.cmpi sle, %n, %zero : i64
+  %r = scf.if %done -> (f64) {
+    %one = arith.constant 1.0 : f64
+    scf.yield %one : f64
+  } else {
+    %one = arith.constant 1 : i64
+    %m = arith.subi %n, %one : i64
+    %p = func.call @power(%x, %m) : (f64, i64) -> f64
+    %q = arith.mulf %p, %x : f64
+    scf.yield %q : f64
+  }
+  func.return %r : f64
+}
+
+func.func @energy(%a: memref<?xf64>, %k: i64) -> f64 {
+  %d = func.call @dot(%a, %a) : (memref<?xf64>, memref<?xf64>) -> f64
+  %e = func.call @power(%d, %k) : (f64, i64) -> f64
+  func.return %e : f64
+}
