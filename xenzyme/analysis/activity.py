@@ -90,7 +90,7 @@ def analyze_activity(
         # The caller receives a shadow of what is returned: the memory returned needs one.
         for b in cfg.rpo:
             if isinstance(b.last_op, xllvm.ReturnOp) and b.last_op.arg is not None:
-                _shadow_objects(info, b.last_op.arg, cfg, constant_globals)
+                _demand_shadow(info, b.last_op.arg, cfg, constant_globals)
     _forward(cfg, info, constant_globals)
     _backward(cfg, info, ret_activity)
     _reinterpretation(cfg, info)
@@ -273,7 +273,10 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
                 add(op.arg)
             elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
                 add(op.value)
-            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and any(o in info.shadowed for o in op.operands):
+            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and any(
+                o in info.shadowed for o in (*op.operands, *op.results)
+            ):
+                # (a pointer the call returns may lead to memory holding what it received)
                 for o in op.operands:
                     add(o)
     defs: dict[SSAValue, Operation | Block] = {}
