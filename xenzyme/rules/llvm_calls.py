@@ -34,6 +34,7 @@ from xenzyme.analysis.callees import call_type
 from xenzyme.analysis.forward_activity import NO_STORE_FUNCTIONS, has_tangent_type, masked_kind
 from xenzyme.analysis.types import INTEGER, integer_access
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules import c_library
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.emitter import PURE_CALL_ATTRS
 from xenzyme.rules.libm import math_base_name
@@ -50,6 +51,19 @@ INACTIVE_FUNCTIONS = {
 REALLOCATORS = ("realloc", "reallocf")
 SHADOWED_HINTS = ("madvise",)
 """Calls about memory (not its contents) that apply to the shadow memory as well."""
+
+
+LIBRARY_FAMILIES = (c_library.rule_of,)
+"""Finders of the rules of library functions kept in files of their own (callee -> `OpRule`),
+consulted before the cases below: the forward sweep copies such a call unless the rule has an
+`augment` hook; `tangent` runs after the copy."""
+
+
+def library_rule(op: Operation) -> OpRule | None:
+    for find in LIBRARY_FAMILIES:
+        if (rule := find(op)) is not None:
+            return rule
+    return None
 
 
 def _inactive(ctx: AugmentContext | ReverseContext, op: Operation) -> bool:
@@ -79,6 +93,9 @@ def _augment(ctx: AugmentContext, op: Operation) -> None:
         return
     if _differentiated(ctx, op):
         ctx.calls.augment(op)
+        return
+    if (lib := library_rule(op)) is not None and lib.augment is not None:
+        lib.augment(ctx, op)
         return
     new = ctx.copy(op)
     new.attributes.pop(FUNCTION_LIKE_ATTR, None)
@@ -127,6 +144,10 @@ def _reverse(ctx: ReverseContext, op: Operation) -> None:
         return
     if ctx.calls.trapped(op):
         return  # never reached: the forward sweep stopped the program there
+    if (lib := library_rule(op)) is not None:
+        if lib.reverse is not None:
+            lib.reverse(ctx, op)
+        return
     if isinstance(op, xllvm.CallOp) and allocator_of(op) is not None:
         if ctx.shadowed(op.results[0]):
             _reverse_allocation(ctx, op)
@@ -219,6 +240,11 @@ def _tangent(ctx: ForwardContext, op: Operation) -> None:
     if (kind := masked_kind(op)) is not None:
         copy_call(ctx, op)
         _masked(ctx, op, kind)
+        return
+    if (lib := library_rule(op)) is not None:
+        copy_call(ctx, op)
+        if lib.tangent is not None:
+            lib.tangent(ctx, op)
         return
     if (math := math_rule_of(op)) is not None:
         copy_call(ctx, op)
