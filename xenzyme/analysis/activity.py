@@ -20,7 +20,8 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorT
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, pointer_roots, underlying_objects,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, defined_callee, pointer_roots, returns_argument_memory,
+    underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
@@ -183,7 +184,7 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
     # A pointer a call returns may lead to memory holding what it received (a node that stores
     # a varied argument): it gets a shadow, which the callee's derivative provides.
-    shadow_results = any_shadowed or (reads_memory and any_varied)
+    shadow_results = any_shadowed or (reads_memory and any_varied and not returns_argument_memory(op))
     for r in op.results:
         changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), shadow_results)
     if isinstance(op, xllvm.CallOp | ext.InvokeOp) and (any_shadowed or any_varied):
@@ -345,4 +346,8 @@ def _is_sink(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> bool:
         return op.operands[0] in tainted and carries_derivative(op.results[0].type)
     if isinstance(op, ext.StoreOp):
         return op.value in tainted and op.ptr in info.shadowed
+    if isinstance(op, xllvm.ReturnOp):
+        return op.arg is not None and op.arg in tainted  # (the caller may make a float of it again)
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+        return defined_callee(op) is not None and any(o in tainted for o in op.operands)
     return False
