@@ -10,6 +10,7 @@ instead of being cached: it can when nothing in the function may write what it r
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -67,6 +68,53 @@ def callee_name(op: Operation) -> str | None:
     if isinstance(op, xllvm.CallOp) and op.callee is not None:
         return op.callee.string_value()
     return None
+
+
+def defined_callee(op: Operation) -> xllvm.FuncOp | None:
+    """The function with a body in this module that a direct call calls, if there is one."""
+    name = callee_name(op)
+    if name is None:
+        return None
+    module = op.get_toplevel_object()
+    table = _FUNCTIONS.get(module)
+    if table is None:
+        table = _FUNCTIONS[module] = {}
+    if name not in table or (table[name] is not None and table[name].parent is None):  # type: ignore[union-attr]
+        table[name] = next((f for f in getattr(module, "ops", ()) if isinstance(f, xllvm.FuncOp)
+                            and f.sym_name.data == name), None)  # fmt: skip
+    fn = table[name]
+    return fn if fn is not None and fn.body.blocks else None
+
+
+_FUNCTIONS: weakref.WeakKeyDictionary[Operation, dict[str, xllvm.FuncOp | None]] = weakref.WeakKeyDictionary()
+"""Per module: its functions by name, found on first use."""
+
+
+def returns_argument_memory(op: Operation) -> bool:
+    """Whether the function a call calls is defined here and returns only pointers into the
+    memory of its arguments (address arithmetic on them, null): the memory of its result then
+    holds derivatives only if an argument's memory does."""
+    fn = defined_callee(op)
+    if fn is None:
+        return False
+    entry = fn.body.blocks.first
+    rets = [b.last_op for b in fn.body.blocks if isinstance(b.last_op, xllvm.ReturnOp)]
+    if not rets:
+        return False
+    try:
+        cfg = CFG(fn.body)
+    except Exception:  # noqa: BLE001 -- irreducible control flow: say nothing
+        return False
+    for r in rets:
+        if r.arg is None:  # type: ignore[union-attr]
+            return False
+        for root in pointer_roots(r.arg, cfg):  # type: ignore[union-attr]
+            if isinstance(root, BlockArgument) and root.block is entry:
+                continue
+            if isinstance(root.owner, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp):
+                continue
+            return False
+    return True
 
 
 def allocator_of(op: Operation) -> Allocator | None:

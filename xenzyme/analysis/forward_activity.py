@@ -38,7 +38,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object
+from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object, returns_argument_memory
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects.autodiff import has_shadow
@@ -313,8 +313,11 @@ class _Analysis:
         any_varied = any(o in info.varied for o in args)
         any_shadowed = any(o in info.shadowed for o in args)
         if result is not None:
+            # A pointer the call returns may lead to memory holding what it received (a buffer
+            # the callee fills with a varied argument): it gets a shadow from the callee.
+            returned_varied = any_varied and not returns_argument_memory(op)
             self.mark(result, any_varied or any_shadowed,
-                      any_shadowed or result in info.shadowed_objects)  # fmt: skip
+                      any_shadowed or returned_varied or result in info.shadowed_objects)  # fmt: skip
         if any_varied or any_shadowed:
             # The callee may store what it received through any pointer it received.
             for o in args:
