@@ -159,7 +159,7 @@ class GradientBuilder:
         for op in self.info.reinterpreted:
             self.fail(
                 op,
-                "the bits of a floating-point value with a derivative are changed as an integer "
+                "the bits of a floating-point value with a derivative are changed, passed or returned as an integer "
                 "(type punning); its derivative would be lost",
                 ["compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), "
                  "or give the function a custom derivative"],

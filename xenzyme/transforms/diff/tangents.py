@@ -136,7 +136,7 @@ class TangentBuilder:
             self.fail(op, "a value with a derivative is stored into memory that has no shadow",
                       ["mark the pointer argument enzyme_dup (with a shadow), or the stored value enzyme_const"])  # fmt: skip
         for op in self.info.reinterpreted:
-            self.fail(op, "the bits of a floating-point value with a derivative are changed as an integer "
+            self.fail(op, "the bits of a floating-point value with a derivative are changed, passed or returned as an integer "
                           "(type punning); its derivative would be lost",
                       ["compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), "
                        "or give the function a custom derivative"])  # fmt: skip
@@ -322,6 +322,11 @@ class TangentBuilder:
         if ra == "const":
             e.insert(xllvm.ReturnOp(self.values[v]))
             return
+        if is_pointer_like(v.type) and v not in self.info.shadowed and not isinstance(v.owner, xllvm.ZeroOp):
+            self.fail(term, "the caller needs a shadow of the pointer returned here, and none is known: it does "
+                            "not point into memory that has one (an argument without a shadow, or memory of "
+                            "unknown origin)",
+                      ["pass the memory this pointer comes from with a shadow (enzyme_dup)"])  # fmt: skip
         ts = self.tangent(v)
         if ra == "dupnoneed" and self.width == 1:
             e.insert(xllvm.ReturnOp(ts[0]))
