@@ -33,6 +33,12 @@ def _raise_enzyme_calls() -> type[ModulePass]:
     return RaiseEnzymeCallsPass
 
 
+def _retype_float_bits() -> type[ModulePass]:
+    from xenzyme.transforms.retype_float_bits import RetypeFloatBitsPass
+
+    return RetypeFloatBitsPass
+
+
 def _reverse_diff() -> type[ModulePass]:
     from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
@@ -92,6 +98,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "llvm-opt": _llvm_opt,
         "raise-enzyme-calls": _raise_enzyme_calls,
+        "retype-float-bits": _retype_float_bits,
         "raise-openmp": _raise_openmp,
         "lower-par": _lower_par,
         "reverse-diff": _reverse_diff,

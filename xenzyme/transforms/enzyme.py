@@ -3,6 +3,8 @@
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
+    retype-float-bits                           floats moved as integers (between functions, through
+                                                memory) become floats again
     raise-openmp                                OpenMP runtime calls -> par ops
     raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
     reverse-diff                                generate and call the gradient functions
@@ -55,6 +57,7 @@ from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
 from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
+from xenzyme.transforms.retype_float_bits import RetypeFloatBitsPass
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
 
@@ -99,6 +102,7 @@ class EnzymePass(ModulePass):
         if self.preopt:
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
+        RetypeFloatBitsPass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
         if gpu_code:
