@@ -10,12 +10,13 @@ instead of being cached: it can when nothing in the function may write what it r
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.cfg import CFG
@@ -40,21 +41,78 @@ class Allocator:
     size_args: tuple[int, ...]
     """Arguments whose product is the size in bytes."""
     deallocator: str
-    dealloc_args: tuple[int, ...] = ()
-    """Arguments of the allocation passed to the deallocator after the pointer (alignment)."""
+    dealloc_args: tuple[int, ...] = (-1,)
+    """What the deallocator is called with, in order: -1 the pointer, k the allocation's
+    argument k (the alignment of an aligned `new`, the size and alignment Rust's allocator
+    wants back)."""
+    zeroed: bool = False
+    """The memory comes zeroed (calloc)."""
 
 
 ALLOCATORS = {
     "malloc": Allocator((0,), "free"),
-    "calloc": Allocator((0, 1), "free"),
+    "calloc": Allocator((0, 1), "free", zeroed=True),
     "aligned_alloc": Allocator((1,), "free"),
     "valloc": Allocator((0,), "free"),
     "_Znwm": Allocator((0,), "_ZdlPv"),
     "_Znam": Allocator((0,), "_ZdaPv"),
-    "_ZnwmSt11align_val_t": Allocator((0,), "_ZdlPvSt11align_val_t", (1,)),
-    "_ZnamSt11align_val_t": Allocator((0,), "_ZdaPvSt11align_val_t", (1,)),
+    "_ZnwmSt11align_val_t": Allocator((0,), "_ZdlPvSt11align_val_t", (-1, 1)),
+    "_ZnamSt11align_val_t": Allocator((0,), "_ZdaPvSt11align_val_t", (-1, 1)),
 }
 """C's allocation functions and C++'s operator new (plain, array, aligned)."""
+
+_RUST = re.compile(r"^(?P<prefix>.*?)(?P<len>\d*)(?P<stem>_{2,3}rust_)(?P<what>alloc_zeroed|alloc|realloc|dealloc)$")
+"""Rust's global allocator: `__rust_alloc(size, align)`, `__rust_alloc_zeroed(size, align)`,
+`__rust_realloc(ptr, old_size, align, new_size)`, `__rust_dealloc(ptr, size, align)`, under
+rustc's mangled names (`_RNvCs..._7___rustc12___rust_alloc`: v0 mangling, a length before
+each name)."""
+
+
+def rust_allocator_function(name: str, what: str) -> str | None:
+    """The name of Rust's allocator function `what` (alloc, dealloc, realloc, alloc_zeroed)
+    spelled as `name`, another of them, is (same crate, same mangling); None if `name` is none
+    of them."""
+    m = _RUST.match(name)
+    if m is None or rust_allocator_kind(name) is None:
+        return None
+    tail = f"{m['stem']}{what}"
+    return f"{m['prefix']}{_v0_length(m['stem'], what) if m['len'] else ''}{tail}"
+
+
+def _v0_length(stem: str, what: str) -> int:
+    """The length v0 mangling writes before `__rust_<what>` (after it, a `_` separator: the
+    identifier starts with an underscore)."""
+    return len(stem) - 1 + len(what)
+
+
+def rust_allocator_kind(name: str) -> str | None:
+    """alloc, alloc_zeroed, realloc or dealloc for Rust's allocator functions, else None."""
+    m = _RUST.match(name)
+    if m is None or (m["len"] and int(m["len"]) != _v0_length(m["stem"], m["what"])):
+        return None
+    if not m["len"] and (m["prefix"] or m["stem"] != "__rust_"):
+        return None
+    return m["what"]
+
+
+def _module_allocators(op: Operation) -> dict[str, Allocator]:
+    """The allocators the module registers (`__enzyme_allocation_like`), by name."""
+    from xenzyme.analysis.hints import Hints
+
+    module = module_of(op)
+    if module is None:
+        return {}
+    found = _CUSTOM.get(module)
+    if found is None:
+        hints = Hints.of(module)
+        found = _CUSTOM[module] = {
+            a.function: Allocator((a.size_arg,), a.deallocator, a.dealloc_args)
+            for a in (hints.allocators.values() if hints is not None else ())
+        }  # fmt: skip
+    return found
+
+
+_CUSTOM: weakref.WeakKeyDictionary[Operation, dict[str, Allocator]] = weakref.WeakKeyDictionary()
 
 DEALLOCATORS = {
     "free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
@@ -70,12 +128,29 @@ def callee_name(op: Operation) -> str | None:
     return None
 
 
+_ORIGIN: weakref.WeakKeyDictionary[Operation, ModuleOp] = weakref.WeakKeyDictionary()
+
+
+def remember_module(fn: Operation, module: ModuleOp) -> None:
+    """`fn`, a copy of a function kept outside the module (a prepared copy being
+    differentiated), belongs to `module`: analyses of its calls and globals look there."""
+    _ORIGIN[fn] = module
+
+
+def module_of(op: Operation) -> ModuleOp | None:
+    """The module `op` is in, or that the detached function holding it belongs to."""
+    top = op.get_toplevel_object()
+    return top if isinstance(top, ModuleOp) else _ORIGIN.get(top)
+
+
 def defined_callee(op: Operation) -> xllvm.FuncOp | None:
     """The function with a body in this module that a direct call calls, if there is one."""
     name = callee_name(op)
     if name is None:
         return None
-    module = op.get_toplevel_object()
+    module = module_of(op)
+    if module is None:
+        return None
     table = _FUNCTIONS.get(module)
     if table is None:
         table = _FUNCTIONS[module] = {}
@@ -118,9 +193,39 @@ def returns_argument_memory(op: Operation) -> bool:
 
 
 def allocator_of(op: Operation) -> Allocator | None:
-    """How `op` allocates, if it is a call to a heap allocation function."""
+    """How `op` allocates, if it is a call to a heap allocation function: C's and C++'s, Rust's
+    global allocator, or one the module registers with `__enzyme_allocation_like`."""
     name = callee_name(op)
-    return ALLOCATORS.get(name) if name is not None else None
+    if name is None:
+        return None
+    if (a := ALLOCATORS.get(name)) is not None:
+        return a
+    kind = rust_allocator_kind(name)
+    if kind in ("alloc", "alloc_zeroed"):
+        dealloc = rust_allocator_function(name, "dealloc")
+        assert dealloc is not None
+        return Allocator((0,), dealloc, (-1, 0, 1), zeroed=kind == "alloc_zeroed")
+    return _module_allocators(op).get(name)
+
+
+def is_deallocation(op: Operation) -> bool:
+    """Whether `op` gives heap memory back (free, delete, Rust's dealloc, a registered release);
+    its first pointer argument (`deallocated_pointer`) ends."""
+    name = callee_name(op)
+    if name is None:
+        return False
+    if name in DEALLOCATORS or rust_allocator_kind(name) == "dealloc":
+        return True
+    return any(a.deallocator == name for a in _module_allocators(op).values())
+
+
+def deallocated_pointer(op: Operation) -> SSAValue:
+    """The pointer a deallocation (`is_deallocation`) gives back."""
+    name = callee_name(op)
+    for a in _module_allocators(op).values():
+        if a.deallocator == name:
+            return op.operands[a.dealloc_args.index(-1)]
+    return op.operands[0]
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 
@@ -348,7 +453,7 @@ def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.Fun
                 work += op.results
             elif isinstance(op, xllvm.CallOp):
                 name = callee_name(op)
-                if name not in DEALLOCATORS and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions):
+                if not is_deallocation(op) and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions):
                     return True
             elif isinstance(op, ext.StoreOp):
                 if use.index == 0:

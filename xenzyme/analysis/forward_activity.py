@@ -38,8 +38,11 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object, returns_argument_memory
+from xenzyme.analysis.alias import (
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, is_deallocation, returns_argument_memory, rust_allocator_kind,
+)  # fmt: skip
 from xenzyme.analysis.cfg import CFG
+from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects.autodiff import has_shadow
 
@@ -125,6 +128,9 @@ class _Analysis:
 
     def run(self, args: Sequence[BlockArgument], activities: Sequence[str], return_shadow: bool) -> ForwardActivity:
         info = self.info
+        fn = self.cfg.entry.parent_op()
+        if fn is not None:  # (mutable globals any function may store tangents into)
+            info.shadowed_objects |= shadowed_globals(fn) - self.constant_globals
         for arg, act in zip(args, activities, strict=True):
             if not has_shadow(act):
                 continue
@@ -299,18 +305,18 @@ class _Analysis:
         callee = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
         args = list(op.operands)
         result = op.results[0] if op.results else None
-        if callee in ALLOCATORS:
+        if allocator_of(op) is not None:
             if result is not None and result in info.shadowed_objects:
                 self.mark(result, False, True)
             return
-        if callee in ("realloc", "reallocf"):
+        if callee in ("realloc", "reallocf") or (callee is not None and rust_allocator_kind(callee) == "realloc"):
             if result is not None and (args[0] in info.shadowed or result in info.shadowed_objects):
                 self.mark(result, False, True)
                 self.shadow_objects(args[0])
             return
-        if callee in NO_STORE_FUNCTIONS:
+        if callee in NO_STORE_FUNCTIONS or is_deallocation(op):
             return
-        any_varied = any(o in info.varied for o in args)
+        any_varied = any(o in info.varied for o in args) or touches_shadowed_globals(op)
         any_shadowed = any(o in info.shadowed for o in args)
         if result is not None:
             # A pointer the call returns may lead to memory holding what it received (a buffer
