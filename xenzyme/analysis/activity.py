@@ -24,6 +24,7 @@ from xenzyme.analysis.alias import (
     underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
+from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects.autodiff import has_shadow, is_float_like
 
@@ -81,6 +82,9 @@ def analyze_activity(
     constant_globals: set[str],
 ) -> ActivityInfo:
     info = ActivityInfo()
+    fn = cfg.entry.parent_op()
+    if fn is not None:  # (mutable globals any function may store derivatives into)
+        info.shadowed_objects |= shadowed_globals(fn) - constant_globals
     for arg, act in zip(args, activities, strict=True):
         if act == "active" and carries_derivative(arg.type):
             info.varied.add(arg)
@@ -182,6 +186,9 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     any_shadowed = any(o in shadowed for o in op.operands)
     # What a call returns may be computed from memory it reads through shadowed pointers.
     reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
+    # A callee using a global that may hold derivatives reads or writes them unseen.
+    touches = reads_memory and touches_shadowed_globals(op)
+    any_varied = any_varied or touches
     # A pointer a call returns may lead to memory holding what it received (a node that stores
     # a varied argument): it gets a shadow, which the callee's derivative provides.
     shadow_results = any_shadowed or (reads_memory and any_varied and not returns_argument_memory(op))
@@ -274,8 +281,8 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
                 add(op.arg)
             elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
                 add(op.value)
-            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and any(
-                o in info.shadowed for o in (*op.operands, *op.results)
+            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and (
+                any(o in info.shadowed for o in (*op.operands, *op.results)) or touches_shadowed_globals(op)
             ):
                 # (a pointer the call returns may lead to memory holding what it received)
                 for o in op.operands:
