@@ -89,6 +89,7 @@ class ReverseDiff:
         call = call_op(name, args, req.res.type if req.res is not None else None)
         call.location = req.location
         block.insert_op_before(call, req)
+        self.gen.symbols.clear_global_shadows(call)
         if req.res is not None:
             req.res.replace_all_uses_with(call.results[0])
         req.detach()
@@ -136,6 +137,7 @@ class ReverseDiff:
         call = call_op(aug, args, st)
         call.location = req.location
         ops: list[Operation] = [call]
+        clear_before = call
         parts = [xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), call.results[0], t) for k, t in enumerate(fields)]
         ops += parts
         tape, values = parts[-1].res, [p.res for p in parts[:-1]]
@@ -155,6 +157,7 @@ class ReverseDiff:
                     ops.append(acc)
                 result = acc.results[0]
         _replace(req, ops, result)
+        self.gen.symbols.clear_global_shadows(clear_before)
 
     def lower_reverse(self, req: ad.ReverseOp) -> None:
         """Call the reverse function with the tape, read from where the augment put it."""

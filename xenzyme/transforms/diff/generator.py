@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import analyze_activity
+from xenzyme.analysis.alias import remember_module
 from xenzyme.analysis.callees import CalleeIndex, is_indirect_call
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import CustomGradient, Hints
@@ -130,6 +131,7 @@ class GradientGenerator:
         key = (prepared.sym_name.data, active)
         if key not in self.resolved_copies:
             copy = prepared.clone()
+            remember_module(copy, self.module)
             calls = [op for i, op in enumerate(copy.walk()) if i in active]
             if self.callees is None:
                 self.callees = CalleeIndex(self.module)

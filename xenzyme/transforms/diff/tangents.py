@@ -458,7 +458,7 @@ class TangentGenerator:
         requests = [op for op in self.module.walk() if isinstance(op, ad.FwdDiffOp)]
         for req in requests:
             if req.parent is not None:
-                self.lower(req)
+                self.symbols.clear_global_shadows(self.lower(req))
 
     def _target(self, req: ad.FwdDiffOp) -> xllvm.FuncOp:
         name = req.callee.string_value()
@@ -498,7 +498,7 @@ class TangentGenerator:
         self.symbols.forget()
         return name
 
-    def lower(self, req: ad.FwdDiffOp) -> None:
+    def lower(self, req: ad.FwdDiffOp) -> Operation:
         if req in self.lowering:
             raise XenzymeError("a forward-mode request differentiates the function that contains it",
                                location_of(req, self.filename))  # fmt: skip
@@ -519,5 +519,6 @@ class TangentGenerator:
             req.res.replace_all_uses_with(call.results[0])
         req.detach()
         req.erase()
+        return call
 
 
