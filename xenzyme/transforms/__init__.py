@@ -33,10 +33,10 @@ def _raise_enzyme_calls() -> type[ModulePass]:
     return RaiseEnzymeCallsPass
 
 
-def _retype_float_bits() -> type[ModulePass]:
-    from xenzyme.transforms.retype_float_bits import RetypeFloatBitsPass
+def _restore_types() -> type[ModulePass]:
+    from xenzyme.transforms.restore_types import RestoreTypesPass
 
-    return RetypeFloatBitsPass
+    return RestoreTypesPass
 
 
 def _reverse_diff() -> type[ModulePass]:
@@ -98,7 +98,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "llvm-opt": _llvm_opt,
         "raise-enzyme-calls": _raise_enzyme_calls,
-        "retype-float-bits": _retype_float_bits,
+        "restore-types": _restore_types,
         "raise-openmp": _raise_openmp,
         "lower-par": _lower_par,
         "reverse-diff": _reverse_diff,

@@ -3,8 +3,8 @@
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
-    retype-float-bits                           floats moved as integers (between functions, through
-                                                memory) become floats again
+    restore-types                               floats and pointers moved as integers (between
+                                                functions, through memory, phis) get their types back
     raise-openmp                                OpenMP runtime calls -> par ops
     raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
     reverse-diff                                generate and call the gradient functions
@@ -57,7 +57,7 @@ from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
 from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
-from xenzyme.transforms.retype_float_bits import RetypeFloatBitsPass
+from xenzyme.transforms.restore_types import RestoreTypesPass
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
 
@@ -102,7 +102,7 @@ class EnzymePass(ModulePass):
         if self.preopt:
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
-        RetypeFloatBitsPass().apply(ctx, op)
+        RestoreTypesPass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
         if gpu_code:

@@ -1,4 +1,4 @@
-; RUN: xenzyme-opt %s -p raise-enzyme-calls,retype-float-bits | filecheck %s
+; RUN: xenzyme-opt %s -p raise-enzyme-calls,restore-types | filecheck %s
 
 ; A double handed to a function as the bits of an i64, stored there into memory the caller reads
 ; as a double; bits returned and made a double again; an integer load only made a double.

@@ -1,4 +1,4 @@
-"""`retype-float-bits`: the bits of floats moved as integers become floats again, where the
+"""`restore-types`: floats and pointers moved as integers get their types back, where the
 program only moves them.
 
 C code moves a double as an integer all the time -- `memcpy(&bits, &x, 8)`, a union, a buffer
@@ -15,6 +15,11 @@ functions that derivative requests reach:
   uses it), and is given %v;
 * a call of a function whose every return is `bitcast <float> to iN`, used by the caller only
   through `bitcast iN to <float>`, calls a copy returning the float (`@f.fbits.ret`).
+
+* a pointer made from an integer (`inttoptr`) that is a pointer's address passed through
+  integer phis and selects -- LLVM's SROA turns a struct holding a pointer into integers, as in
+  Rust's `Vec` -- is that pointer, through phis and selects of pointers: its shadow then
+  follows it (an integer has none).
 
 The copies are internal functions next to the original, made once per (function, positions).
 What remains -- integer arithmetic on the bits of a float with a derivative that becomes a
@@ -33,7 +38,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, ModuleOp, StringAttr, SymbolRefAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -97,6 +102,7 @@ class _Retyper:
     def function(self, fn: xllvm.FuncOp) -> list[str]:
         """Retype the accesses and calls of `fn`; the copies it now calls."""
         made: list[str] = []
+        pointers = _Pointers(fn)
         for block in fn.body.blocks:
             for op in list(block.ops):
                 if isinstance(op, ext.StoreOp):
@@ -105,6 +111,8 @@ class _Retyper:
                     self.load(op)
                 elif isinstance(op, xllvm.CallOp) and (c := self.call(op)) is not None:
                     made.append(c)
+                elif isinstance(op, xllvm.IntToPtrOp):
+                    pointers.restore(op)
         return made
 
     def store(self, op: ext.StoreOp) -> None:
@@ -201,6 +209,114 @@ class _Retyper:
         return name
 
 
+class _Pointers:
+    """`inttoptr` of integers that are pointers' addresses (`ptrtoint`), through integer phis
+    and selects: the same pointers, through phis and selects of pointers."""
+
+    def __init__(self, fn: xllvm.FuncOp):
+        self.fn = fn
+        self.entry = fn.body.blocks.first
+        self.made: dict[SSAValue, SSAValue] = {}
+        self.preds: dict[Block, list[Block]] | None = None
+
+    def restore(self, op: xllvm.IntToPtrOp) -> None:
+        v = op.operands[0]
+        if not isinstance(v.type, IntegerType) or v.type.width.data != 64 or not self._convertible(v, set()):
+            return
+        p = self._pointer(v, op)
+        if p is not None and p is not op.results[0]:
+            op.results[0].replace_all_uses_with(p)
+            op.detach()
+            op.erase()
+
+    def _convertible(self, v: SSAValue, seen: set[SSAValue]) -> bool:
+        """Whether `v` is only pointers' addresses, constants, phis and selects of them (with a
+        phi, not just one constant: something must be a pointer)."""
+        if v in seen or v in self.made:
+            return True
+        seen.add(v)
+        op = v.owner
+        if isinstance(op, xllvm.PtrToIntOp):
+            return op.operands[0].type == ext.LLVMPointerType()
+        if isinstance(op, xllvm.ConstantOp):
+            return True
+        if isinstance(op, ext.SelectOp):
+            return self._convertible(op.lhs, seen) and self._convertible(op.rhs, seen)
+        if isinstance(v, BlockArgument) and v.block is not self.entry:
+            incoming = self._incoming(v)
+            return incoming is not None and all(self._convertible(x, seen) for x in incoming)
+        return False
+
+    def _incoming(self, arg: BlockArgument) -> list[SSAValue] | None:
+        out = []
+        for pred in self._predecessors().get(arg.block, []):
+            term = pred.last_op
+            if isinstance(term, ext.InvokeOp) or term is None:
+                return None
+            for dest, values in ext.successor_operands(term):
+                if dest is arg.block:
+                    out.append(values[arg.index])
+        return out
+
+    def _predecessors(self) -> dict[Block, list[Block]]:
+        if self.preds is None:
+            self.preds = {}
+            for b in self.fn.body.blocks:
+                term = b.last_op
+                if term is not None:
+                    for dest in term.successors:
+                        if b not in self.preds.setdefault(dest, []):
+                            self.preds[dest].append(b)
+        return self.preds
+
+    def _pointer(self, v: SSAValue, at: Operation) -> SSAValue:
+        """The pointer `v` is the address of (built before `at` where it must be made)."""
+        if v in self.made:
+            return self.made[v]
+        op = v.owner
+        ptr = ext.LLVMPointerType()
+        if isinstance(op, xllvm.PtrToIntOp):
+            return op.operands[0]
+        if isinstance(op, xllvm.ConstantOp):
+            cast = xllvm.IntToPtrOp(v)
+            Rewriter.insert_op(cast, InsertPoint.after(op))
+            self.made[v] = cast.results[0]
+            return cast.results[0]
+        if isinstance(op, ext.SelectOp):
+            sel = ext.SelectOp(op.cond, self._pointer(op.lhs, op), self._pointer(op.rhs, op))
+            Rewriter.insert_op(sel, InsertPoint.after(op))
+            self.made[v] = sel.results[0]
+            return sel.results[0]
+        assert isinstance(v, BlockArgument)
+        block = v.block
+        new = block.insert_arg(ptr, len(block.args))
+        self.made[v] = new
+        for pred in list(self._predecessors().get(block, [])):
+            term = pred.last_op
+            assert term is not None
+            values = [self._pointer(vals[v.index], term) if dest is block else None
+                      for dest, vals in ext.successor_operands(term)]  # fmt: skip
+            _add_edge_values(term, block, values)
+        return new
+
+
+def _add_edge_values(term: Operation, block: Block, values: list[SSAValue | None]) -> None:
+    """Rebuild `term` passing one more value (`values[k]` on its k-th edge) to `block`."""
+    edges = ext.successor_operands(term)
+    args = [[*vals, values[k]] if dest is block else list(vals) for k, (dest, vals) in enumerate(edges)]
+    if isinstance(term, xllvm.BrOp):
+        new: Operation = xllvm.BrOp(edges[0][0], *args[0])
+    elif isinstance(term, xllvm.CondBrOp):
+        new = xllvm.CondBrOp(term.cond, edges[0][0], args[0], edges[1][0], args[1])
+    else:
+        assert isinstance(term, ext.SwitchOp)
+        cases = [(c, d, a) for (c, _, _), (d, _), a in zip(term.cases(), edges[1:], args[1:], strict=True)]
+        new = ext.SwitchOp(term.value, edges[0][0], args[0], cases)
+    new.attributes.update(term.attributes)
+    new.location = term.location
+    Rewriter.replace_op(term, new)
+
+
 def _replace_casts(v: SSAValue, new: SSAValue) -> None:
     """The bitcasts of `v` to a float become `new`; debug records of `v` go (they describe an
     integer that is no longer there)."""
@@ -227,11 +343,11 @@ def _prepend(block: Block, op: Operation) -> None:
 
 
 @dataclass(frozen=True)
-class RetypeFloatBitsPass(ModulePass):
-    """Floats moved as integers between functions and through memory become floats again, in
-    the functions derivative requests reach (see the module docstring)."""
+class RestoreTypesPass(ModulePass):
+    """Floats and pointers moved as integers get their types back, in the functions
+    derivative requests reach (see the module docstring)."""
 
-    name = "retype-float-bits"
+    name = "restore-types"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         _Retyper(op).run()
