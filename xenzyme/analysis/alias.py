@@ -359,8 +359,8 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
         name = callee_name(op)
         if name in READONLY_LIBRARY or name in ALLOCATORS:
             return []
-        if name in DEALLOCATORS:
-            return [op.operands[0]]  # the object ends: what it held is gone
+        if is_deallocation(op):
+            return [deallocated_pointer(op)]  # the object ends: what it held is gone
         if _call_writes_nothing(op):
             return []
         return None

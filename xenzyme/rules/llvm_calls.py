@@ -36,7 +36,7 @@ from xenzyme.analysis.forward_activity import NO_STORE_FUNCTIONS, has_tangent_ty
 from xenzyme.analysis.globals import touches_shadowed_globals
 from xenzyme.analysis.types import INTEGER, integer_access
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import c_library
+from xenzyme.rules import c_library, reallocation
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.emitter import PURE_CALL_ATTRS
 from xenzyme.rules.libm import math_base_name
@@ -55,7 +55,7 @@ SHADOWED_HINTS = ("madvise",)
 """Calls about memory (not its contents) that apply to the shadow memory as well."""
 
 
-LIBRARY_FAMILIES = (c_library.rule_of,)
+LIBRARY_FAMILIES = (c_library.rule_of, reallocation.rule_of)
 """Finders of the rules of library functions kept in files of their own (callee -> `OpRule`),
 consulted before the cases below: the forward sweep copies such a call unless the rule has an
 `augment` hook; `tangent` runs after the copy."""
@@ -95,11 +95,11 @@ def _augment(ctx: AugmentContext, op: Operation) -> None:
     if ctx.calls.unresolved(op) and _carries(ctx, (*op.operands[1:], *op.results)):
         ctx.calls.trap(op)
         return
-    if _differentiated(ctx, op):
-        ctx.calls.augment(op)
-        return
     if (lib := library_rule(op)) is not None and lib.augment is not None:
         lib.augment(ctx, op)
+        return
+    if _differentiated(ctx, op) and lib is None:
+        ctx.calls.augment(op)
         return
     new = ctx.copy(op)
     new.attributes.pop(FUNCTION_LIKE_ATTR, None)
