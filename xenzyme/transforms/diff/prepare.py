@@ -28,6 +28,7 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.llvm import FUNCTION_LIKE_ATTR
+from xenzyme.rules.reallocation import move_call
 from xenzyme.transforms.diff.errors import location_of
 
 
@@ -132,7 +133,7 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
                 ensure_declaration(module, dealloc, ext.LLVMFunctionType([ptr, i64, i64], ext.LLVMVoidType()))
                 new = e.insert(call_op(alloc, [n, align], ptr))
                 kept = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(old_size, n, "ult")), old_size, n))
-                e.insert(ext.MemcpyOp([new, old, kept]))
+                move_call(e, module, new, old, kept)  # (a copy of bytes of an erased type)
                 e.insert(call_op(dealloc, [old, old_size, align], None))
                 result = new
             elif name == "realloc":
