@@ -20,8 +20,8 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorT
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, defined_callee, pointer_roots, returns_argument_memory,
-    underlying_objects,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, defined_callee, pointer_roots, pointers_without_shadows,
+    returns_argument_memory, underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -66,6 +66,9 @@ class ActivityInfo:
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where the bits of a varied float, after passing through integer code, become a float
     again or are stored into shadowed memory: the derivative would be lost (errors to report)."""
+    unshadowed_pointers: list[Operation] = field(default_factory=list)
+    """Stores of pointers without shadows that may lead to floats into shadowed memory (errors
+    to report: see `alias.pointers_without_shadows`)."""
 
     def is_active(self, v: SSAValue) -> bool:
         return v in self.varied and v in self.useful
@@ -99,6 +102,7 @@ def analyze_activity(
     _forward(cfg, info, constant_globals)
     _backward(cfg, info, ret_activity)
     _reinterpretation(cfg, info)
+    info.unshadowed_pointers = pointers_without_shadows(cfg, info.shadowed)
     return info
 
 

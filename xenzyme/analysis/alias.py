@@ -165,6 +165,38 @@ _FUNCTIONS: weakref.WeakKeyDictionary[Operation, dict[str, xllvm.FuncOp | None]]
 """Per module: its functions by name, found on first use."""
 
 
+def pointers_without_shadows(cfg: CFG, shadowed: set[SSAValue]) -> list[Operation]:
+    """Stores of a pointer that has no shadow into memory that has one, where the pointer may
+    lead to floating-point data: the shadow memory would hold the primal pointer itself, and
+    derivatives written or read through it would go into, or come from, the primal data (a
+    constant argument's array, a global) -- silently wrong.  (Null, functions, and memory known
+    to hold integers only are fine.)"""
+    from xenzyme.analysis.types import FLOAT, MIXED, UNKNOWN_KIND, memory_contents
+
+    out: list[Operation] = []
+    module = None
+    for b in cfg.rpo:
+        for op in b.ops:
+            if not isinstance(op, ext.StoreOp) or op.ptr not in shadowed or op.value in shadowed:
+                continue
+            v = op.value
+            if not isinstance(v.type, ext.LLVMPointerType):
+                continue
+            roots = [r for r in pointer_roots(v, cfg) if not isinstance(r.owner, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp)]
+            if not roots:
+                continue
+            if module is None:
+                module = module_of(op)
+            globals_ = {g.sym_name.data: g for g in module.ops if isinstance(g, xllvm.GlobalOp)} if module is not None else {}
+            functions = {f.sym_name.data for f in module.ops if isinstance(f, xllvm.FuncOp)} if module is not None else set()
+            if all(isinstance(r.owner, xllvm.AddressOfOp) and r.owner.global_name.string_value() in functions for r in roots):
+                continue
+            kind, _ = memory_contents(v, cfg, cfg.rpo, {n: g.global_type for n, g in globals_.items()})
+            if kind in (FLOAT, MIXED, UNKNOWN_KIND):
+                out.append(op)
+    return out
+
+
 def returns_argument_memory(op: Operation) -> bool:
     """Whether the function a call calls is defined here and returns only pointers into the
     memory of its arguments (address arithmetic on them, null): the memory of its result then

@@ -39,7 +39,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, is_deallocation, returns_argument_memory, rust_allocator_kind,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, is_deallocation, pointers_without_shadows, returns_argument_memory,
+    rust_allocator_kind,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -97,6 +98,9 @@ class ForwardActivity:
     """Stores (and copies) of varied data into memory that has no shadow: errors to report."""
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where float bits with a tangent come back from integer code (errors to report)."""
+    unshadowed_pointers: list[Operation] = field(default_factory=list)
+    """Stores of pointers without shadows that may lead to floats into shadowed memory (errors
+    to report: see `alias.pointers_without_shadows`)."""
     shadow_bits: set[SSAValue] = field(default_factory=set)
     """Integers loaded through shadowed pointers, and the selects, freezes and phis of them: the
     same load from the shadow (select, ...) gives the bits of their tangents."""
@@ -153,6 +157,7 @@ class _Analysis:
                     self.transfer(op)
         self._collect_unshadowed()
         _reinterpretation(self.cfg, info)  # type: ignore[arg-type]  (same fields as ActivityInfo)
+        info.unshadowed_pointers = pointers_without_shadows(self.cfg, info.shadowed)
         return info
 
     # ---- marking ----------------------------------------------------------------------------

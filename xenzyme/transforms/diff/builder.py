@@ -156,6 +156,11 @@ class GradientBuilder:
         planning run (the minimum cut's first), nothing: only what the rules asked for."""
         for op in self.info.unshadowed_stores:
             self._fail_unshadowed_store(op)
+        for op in self.info.unshadowed_pointers:
+            self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
+                          "memory that has one: derivatives would be read and written through it in the primal data",
+                      ["pass the memory it points to with a shadow (enzyme_dup), or keep that pointer out of the "
+                       "memory with derivatives (a separate argument or struct)"])  # fmt: skip
         for op in self.info.reinterpreted:
             self.fail(
                 op,

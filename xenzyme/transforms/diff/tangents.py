@@ -135,6 +135,11 @@ class TangentBuilder:
                           ["compute addresses with getelementptr on the pointer, not through ptrtoint/inttoptr"])  # fmt: skip
             self.fail(op, "a value with a derivative is stored into memory that has no shadow",
                       ["mark the pointer argument enzyme_dup (with a shadow), or the stored value enzyme_const"])  # fmt: skip
+        for op in self.info.unshadowed_pointers:
+            self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
+                          "memory that has one: tangents would be read and written through it in the primal data",
+                      ["pass the memory it points to with a shadow (enzyme_dup), or keep that pointer out of the "
+                       "memory with derivatives (a separate argument or struct)"])  # fmt: skip
         for op in self.info.reinterpreted:
             self.fail(op, "the bits of a floating-point value with a derivative are changed, passed or returned as an integer "
                           "(type punning); its derivative would be lost",
