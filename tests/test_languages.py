@@ -36,19 +36,9 @@ RUST_VEC_O0 = (
     "grow_amortized, deallocate), compiled in the standard library: no derivative rules (their effect on "
     "the buffer depends on std's private layouts)"
 )
-FORTRAN_ASSIGN = (
-    "flang-19 at -O0 copies whole arrays (y = y0, y = y + h*k) with its runtime's _FortranAAssign, "
-    "which has no derivative rule"
-)
-FORTRAN_REDUCTIONS = (
-    "flang-19 at -O0 calls its runtime for sum, dot_product and maxval (_FortranASumReal8, "
-    "_FortranADotProductReal8, _FortranAMaxvalReal8), which have no derivative rules"
-)
 XFAIL: dict[tuple[str, str], tuple[str, str]] = {
     # (program, level): (reason, what xenzyme-opt's error must say)
     ("heap_vec", "0"): (RUST_VEC_O0, "grow_amortized"),
-    ("ode_integrator", "0"): (FORTRAN_ASSIGN, "no derivative is known for external function @_FortranAAssign"),
-    ("array_intrinsics", "0"): (FORTRAN_REDUCTIONS, "no derivative is known for external function @_FortranA"),
 }
 
 

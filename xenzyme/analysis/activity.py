@@ -20,8 +20,8 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorT
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, defined_callee, pointer_roots, pointers_without_shadows,
-    returns_argument_memory, underlying_objects,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, pointer_roots,
+    pointers_without_shadows, returns_argument_memory, underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -202,7 +202,7 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         # A callee may store what it received (varied values, or data read through shadowed
         # pointers) through any pointer argument it may write: that memory needs a shadow.
         for i, o in enumerate(op.operands):
-            if not is_pointer_like(o.type) or _call_reads_only(op, i):
+            if not is_pointer_like(o.type) or _call_reads_only(op, i) or call_reads_only_argument(op, i):
                 continue
             for obj in underlying_objects(o, cfg):
                 if obj is UNKNOWN or isinstance(obj, BlockArgument) or obj in info.shadowed_objects:

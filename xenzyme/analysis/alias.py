@@ -151,18 +151,99 @@ def defined_callee(op: Operation) -> xllvm.FuncOp | None:
     module = module_of(op)
     if module is None:
         return None
-    table = _FUNCTIONS.get(module)
-    if table is None:
-        table = _FUNCTIONS[module] = {}
-    if name not in table or (table[name] is not None and table[name].parent is None):  # type: ignore[union-attr]
-        table[name] = next((f for f in getattr(module, "ops", ()) if isinstance(f, xllvm.FuncOp)
-                            and f.sym_name.data == name), None)  # fmt: skip
-    fn = table[name]
+    fn = _function_named(module, name)
     return fn if fn is not None and fn.body.blocks else None
 
 
 _FUNCTIONS: weakref.WeakKeyDictionary[Operation, dict[str, xllvm.FuncOp | None]] = weakref.WeakKeyDictionary()
 """Per module: its functions by name, found on first use."""
+
+
+_READ_ONLY_WORDS = ("memory(none)", "memory(read)", "readnone", "readonly")
+
+ARGUMENTS_READ_ONLY: dict[str, tuple[int, ...] | None] = {
+    "_FortranAAssign": (1, 2),
+    **{f"_FortranA{op}{s}": None for s in ("Real8", "Real4") for op in ("Sum", "Product", "Maxval", "Minval", "DotProduct")},
+}  # fmt: skip
+"""Library functions that write nothing through some pointer arguments (None: through any),
+nor through pointers in the memory those point to: flang's runtime reads descriptors of the
+arrays it copies from or reduces."""
+
+
+def call_reads_only_argument(op: Operation, index: int) -> bool:
+    """Whether a call can write neither through its `index`-th operand nor through pointers
+    found in the memory it points to: the call or the callee writes no memory at all
+    (memory(read), readonly, ...), or the callee, defined here, writes none of that memory.
+    (A parameter's own `readonly` says nothing of memory reached through loaded pointers.)"""
+    fn = None
+    name = callee_name(op)
+    if name in ARGUMENTS_READ_ONLY:
+        which = ARGUMENTS_READ_ONLY[name]
+        if which is None or index in which:
+            return True
+    if name is not None and (module := module_of(op)) is not None:
+        fn = _function_named(module, name)
+    for attrs in (op.attributes.get("fn_attrs"), fn.passthrough if fn is not None else None):
+        if isinstance(attrs, ArrayAttr) and any(
+            isinstance(a, StringAttr) and a.data.startswith(_READ_ONLY_WORDS) for a in attrs.data
+        ):
+            return True
+    return fn is not None and bool(fn.body.blocks) and not _writes_through_argument(fn, index)
+
+
+_ARGUMENT_WRITES: weakref.WeakKeyDictionary[Operation, dict[int, bool]] = weakref.WeakKeyDictionary()
+
+
+def _writes_through_argument(fn: xllvm.FuncOp, index: int) -> bool:
+    """Whether `fn` may write memory its `index`-th argument points into, or memory reachable
+    through pointers stored there (directly, or by handing such a pointer to a call that may)."""
+    memo = _ARGUMENT_WRITES.setdefault(fn, {})
+    if index in memo:
+        return memo[index]
+    memo[index] = True  # (recursion: assume it does)
+    entry = fn.body.blocks.first
+    assert entry is not None
+    try:
+        cfg = CFG(fn.body)
+    except Exception:  # noqa: BLE001 -- irreducible control flow: assume it writes
+        return True
+    # The argument, and the pointers loaded from memory reachable through it.
+    reached: set[SSAValue] = {entry.args[index]}
+    grew = True
+    while grew:
+        grew = False
+        for b in fn.body.blocks:
+            for op in b.ops:
+                if (isinstance(op, xllvm.LoadOp) and op.results[0] not in reached
+                        and reached & set(pointer_roots(op.ptr, cfg))):  # fmt: skip
+                    reached.add(op.results[0])
+                    grew = True
+    writes = False
+    for b in fn.body.blocks:
+        for op in b.ops:
+            if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+                for i, o in enumerate(op.operands):
+                    if reached & set(pointer_roots(o, cfg)) and (
+                        not isinstance(op, xllvm.CallOp) or not call_reads_only_argument(op, i)
+                    ):
+                        writes = True
+                continue
+            dests = store_destinations(op)
+            if dests is None or any(reached & set(pointer_roots(d, cfg)) for d in dests):
+                writes = True
+            if isinstance(op, ext.StoreOp) and reached & set(pointer_roots(op.value, cfg)):
+                writes = True  # (the pointer kept in memory: anyone may write through it later)
+    memo[index] = writes
+    return writes
+
+
+def _function_named(module: ModuleOp, name: str) -> xllvm.FuncOp | None:
+    table = _FUNCTIONS.get(module)
+    if table is None:
+        table = _FUNCTIONS[module] = {}
+    if name not in table or (table[name] is not None and table[name].parent is None):  # type: ignore[union-attr]
+        table[name] = next((f for f in module.ops if isinstance(f, xllvm.FuncOp) and f.sym_name.data == name), None)
+    return table[name]
 
 
 def pointers_without_shadows(cfg: CFG, shadowed: set[SSAValue]) -> list[Operation]:

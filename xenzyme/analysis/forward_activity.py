@@ -39,8 +39,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, is_deallocation, pointers_without_shadows, returns_argument_memory,
-    rust_allocator_kind,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, pointers_without_shadows,
+    returns_argument_memory, rust_allocator_kind,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -331,8 +331,10 @@ class _Analysis:
                       any_shadowed or returned_varied or result in info.shadowed_objects)  # fmt: skip
         if any_varied or any_shadowed:
             # The callee may store what it received through any pointer it received.
-            for o in args:
-                if is_pointer_like(o.type) and not isinstance(o.type, VectorType):
+            for i, o in enumerate(args):
+                if is_pointer_like(o.type) and not isinstance(o.type, VectorType) and not (
+                    isinstance(op, xllvm.CallOp) and call_reads_only_argument(op, i)
+                ):
                     self.shadow_objects(o)
 
     def _collect_unshadowed(self) -> None:

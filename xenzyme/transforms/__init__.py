@@ -39,6 +39,12 @@ def _restore_types() -> type[ModulePass]:
     return RestoreTypesPass
 
 
+def _replace_flang_runtime() -> type[ModulePass]:
+    from xenzyme.transforms.replace_flang_runtime import ReplaceFlangRuntimePass
+
+    return ReplaceFlangRuntimePass
+
+
 def _reverse_diff() -> type[ModulePass]:
     from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
@@ -99,6 +105,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "llvm-opt": _llvm_opt,
         "raise-enzyme-calls": _raise_enzyme_calls,
         "restore-types": _restore_types,
+        "replace-flang-runtime": _replace_flang_runtime,
         "raise-openmp": _raise_openmp,
         "lower-par": _lower_par,
         "reverse-diff": _reverse_diff,

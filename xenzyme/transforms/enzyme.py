@@ -5,6 +5,7 @@
                                                 autodiff.autodiff / autodiff.fwddiff
     restore-types                               floats and pointers moved as integers (between
                                                 functions, through memory, phis) get their types back
+    replace-flang-runtime                       flang's whole-array runtime calls -> loops over descriptors
     raise-openmp                                OpenMP runtime calls -> par ops
     raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
     reverse-diff                                generate and call the gradient functions
@@ -57,6 +58,7 @@ from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
 from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
+from xenzyme.transforms.replace_flang_runtime import ReplaceFlangRuntimePass
 from xenzyme.transforms.restore_types import RestoreTypesPass
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
@@ -103,6 +105,7 @@ class EnzymePass(ModulePass):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         RestoreTypesPass().apply(ctx, op)
+        ReplaceFlangRuntimePass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
         if gpu_code:
