@@ -76,7 +76,59 @@ def _tangent(ctx: ForwardContext, op: Operation) -> None:
 
 _MOVE = OpRule(reverse=_reverse, augment=_augment, tangent=_tangent, emits_primal=True)
 
+GROW = "xenzyme.cache.grow"
+"""`xenzyme.cache.grow(old, used, bytes)` (lower-autodiff's growable caches): a buffer of
+`bytes` holding `old`'s first `used` bytes, `old` given back.  Met when a gradient function is
+itself differentiated (reverse over reverse): its caches hold values with derivatives."""
+
+
+def _grown_shadow(e: LLVMEmitter, s_old: SSAValue | None, used: SSAValue, nbytes: SSAValue) -> SSAValue:
+    """A zeroed buffer of `nbytes` holding the old shadow's first `used` bytes (the old shadow
+    stays: the reverse sweep moves the derivatives back into it)."""
+    e.declare("calloc", [i64, i64], _PTR)
+    s_new = e.call_function("calloc", [e.i64(1), nbytes], _PTR)
+    if s_old is not None:
+        e.insert(ext.MemcpyOp([s_new, s_old, used]))
+    return s_new
+
+
+def _grow_augment(ctx: AugmentContext, op: Operation) -> None:
+    ctx.copy(op)
+    old, used, nbytes = op.operands[:3]
+    r = op.results[0]
+    if ctx.shadowed(r):
+        s_old = ctx.fwd_shadow(old) if ctx.shadowed(old) else None
+        ctx.set_shadow(r, _grown_shadow(ctx.e, s_old, ctx.fwd(used), ctx.fwd(nbytes)))
+
+
+def _grow_reverse(ctx: ReverseContext, op: Operation) -> None:
+    old, used, _ = op.operands[:3]
+    r = op.results[0]
+    if not ctx.shadowed(r):
+        return
+    e = ctx.e
+    s_new = ctx.shadow(r)
+    if ctx.shadowed(old):
+        e.insert(ext.MemcpyOp([ctx.shadow(old), s_new, ctx.get(used)]))
+    e.declare("free", [_PTR])
+    e.call_function("free", [s_new])
+
+
+def _grow_tangent(ctx: ForwardContext, op: Operation) -> None:
+    old, used, nbytes = op.operands[:3]
+    r = op.results[0]
+    if r not in ctx.info.shadowed:
+        return
+    olds = ctx.tangent(old) if old in ctx.info.shadowed else [None] * ctx.width
+    ctx.set_shadows(r, [_grown_shadow(ctx.e, s, ctx.get(used), ctx.get(nbytes)) for s in olds])  # type: ignore[attr-defined]
+
+
+_GROW = OpRule(reverse=_grow_reverse, augment=_grow_augment, tangent=_grow_tangent, emits_primal=True)
+
 
 def rule_of(op: Operation) -> OpRule | None:
-    """The rule of a call of `xenzyme.realloc.move`, or None."""
-    return _MOVE if isinstance(op, xllvm.CallOp) and callee_name(op) == MOVE else None
+    """The rule of a call of `xenzyme.realloc.move` or `xenzyme.cache.grow`, or None."""
+    if not isinstance(op, xllvm.CallOp):
+        return None
+    name = callee_name(op)
+    return _MOVE if name == MOVE else _GROW if name == GROW and len(op.args) == 3 else None
