@@ -222,19 +222,19 @@ void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); 
         in_source=False,  # (the store is std::vector's, in a C++ header)
     ),
     Case(
-        "atomic_update",
+        "atomic_exchange",
         """\
 extern void __enzyme_autodiff(void *, ...);
-static void f(const double *x, double *sum, int n) {
+static void f(const double *x, double *last, int n) {
   for (int i = 0; i < n; i++)
-    __atomic_fetch_add(sum, x[i] * x[i], __ATOMIC_RELAXED);
+    __atomic_exchange_n((long long *)last, *(const long long *)&x[i], __ATOMIC_RELAXED);
 }
 void df(double *x, double *dx, double *s, double *ds, int n) {
   __enzyme_autodiff((void *)f, x, dx, s, ds, n);
 }
 """,
         4,
-        ("cannot differentiate @f", "atomic updates of active memory", "llvm.atomicrmw", "note:"),
+        ("cannot differentiate @f", "atomic 'xchg'", "note:"),
     ),
     Case(
         "type_punning_bits",
@@ -254,7 +254,8 @@ static double f(double x) { return rsqrt((float)x) * x; }
 double df(double x) { return __enzyme_autodiff((void *)f, x); }
 """,
         9,
-        ("cannot differentiate @f", "changed, passed or returned as an integer (type punning)", "bitcast", "note: compute with floating-point"),
+        ("cannot differentiate @f", "changed, passed or returned as an integer (type punning)", "= bitcast i32 ",
+         "note: compute with floating-point"),
     ),
     Case(
         "type_punning_in_memory",
@@ -368,7 +369,7 @@ static double f(const double *x, int n) {
 void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }
 """,
         5,
-        ("cannot differentiate @f", "an alloca inside a loop holds active data", "llvm.alloca"),
+        ("cannot differentiate @f", "an alloca inside a loop holds active data", "= alloca double, i64 "),
     ),
     Case(
         "unshadowed_argument",

@@ -26,7 +26,8 @@ from xenzyme.analysis.alias import (
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.dialects.autodiff import has_shadow, is_float_like
+from xenzyme.dialects import par
+from xenzyme.dialects.autodiff import has_shadow, is_float_like, shadowed_operands
 
 
 def is_pointer_like(t: Attribute) -> bool:
@@ -142,6 +143,76 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
     info.unshadowed_stores = [op for op in info.unshadowed_stores if _written_pointer(op) not in info.shadowed]
 
 
+def read_back_with_derivative(cfg: CFG, info: ActivityInfo, store: Operation, ret_activity: str) -> bool:
+    """Whether varied data that `store` writes into memory without a shadow (memory the caller
+    marked constant) may be read back in this function into something that carries a derivative
+    out -- then its derivative would be lost, and that is an error.  Written and not read (a
+    constant output, a log, a running maximum only compared against) it is a side effect the
+    derivative does not follow, as for any constant argument.  A read is of the written memory
+    when both reach the same object or come from the same pointer; two pointers of unknown
+    origin are taken for different constant arrays, as the caller declared them."""
+    written = underlying_objects(_written_pointer(store), cfg)
+    written_roots = set(pointer_roots(_written_pointer(store), cfg))
+    for b in cfg.rpo:
+        for op in b.ops:
+            if not isinstance(op, xllvm.LoadOp) or not carries_derivative(op.dereferenced_value.type):
+                continue
+            if op.ptr in info.shadowed:
+                continue  # (memory with a shadow is not what the store wrote: the two do not alias)
+            read = underlying_objects(op.ptr, cfg) - {UNKNOWN}
+            same = read & (written - {UNKNOWN}) or written_roots & set(pointer_roots(op.ptr, cfg))
+            if same and _reaches_output(op.dereferenced_value, info, ret_activity):
+                return True
+    return False
+
+
+_STOPS_DERIVATIVES = (ext.ICmpOp, ext.FCmpOp, ext.FPToSIOp, ext.FPToUIOp)
+
+
+def _reaches_output(v: SSAValue, info: ActivityInfo, ret_activity: str) -> bool:
+    """Whether `v` flows, through operations that carry derivatives, into the function's active
+    return, shadowed memory, or a call."""
+    seen: set[SSAValue] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        for use in x.uses:
+            user = use.operation
+            if isinstance(user, _STOPS_DERIVATIVES):
+                continue
+            if isinstance(user, xllvm.ReturnOp):
+                if ret_activity == "active":
+                    return True
+                continue
+            if isinstance(user, ext.StoreOp):
+                if use.index == 0 and (user.ptr in info.shadowed or read_back_target(user)):
+                    return True
+                continue
+            if isinstance(user, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and not _pure_math(user):
+                return True
+            for dest, args in ext.successor_operands(user) if user.successors else ():
+                for a, da in zip(args, dest.args, strict=False):
+                    if a is x:
+                        work.append(da)
+            work += [r for r in user.results if carries_derivative(r.type)]
+    return False
+
+
+def read_back_target(store: ext.StoreOp) -> bool:
+    """(A store into memory without a shadow passes the value on only if that is read back;
+    followed by the caller of `read_back_with_derivative` for each such store.)"""
+    return False
+
+
+def _pure_math(op: Operation) -> bool:
+    attrs = op.attributes.get("fn_attrs")
+    return isinstance(attrs, ArrayAttr) and any(isinstance(a, StringAttr) and a.data in ("memory(none)", "readnone")
+                                                for a in attrs.data)  # fmt: skip
+
+
 def _written_pointer(op: Operation) -> SSAValue:
     return op.ptr if isinstance(op, ext.StoreOp) else op.operands[0]
 
@@ -171,11 +242,20 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         if v not in varied and v not in shadowed:
             return changed
         return _store_into(cfg, info, op, p, constant_globals) or changed
-    if isinstance(op, ext.MemcpyOp | ext.MemmoveOp):
-        dst, src = op.args[0], op.args[1]
+    if isinstance(op, ext.MemcpyOp | ext.MemmoveOp | par.ReduceOp):
+        dst, src = copied(op)
         if src in shadowed:
             return _store_into(cfg, info, op, dst, constant_globals)
         return False
+    if (stored := atomically_stored(op)) is not None:
+        # An atomic update writes the value it is given into memory, as a store does.
+        v, p = stored
+        changed = False
+        for r in op.results:
+            changed |= _mark(info, r, p in shadowed, p in shadowed and is_pointer_like(r.type))
+        if v in varied or v in shadowed:
+            changed |= _store_into(cfg, info, op, p, constant_globals)
+        return changed
     if allocator_of(op) is not None:
         # Fresh heap memory is an object of its own: shadowed once varied data is stored in it.
         return op.results[0] in info.shadowed_objects and _mark(info, op.results[0], False, True)
@@ -185,11 +265,12 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         # A bitcast between float types (double <-> <1 x double>, vector reshapes) forwards the
         # value's derivative; one to an integer never carries it (reverse-diff rejects that).
         return _mark(info, op.results[0], op.operands[0] in varied, op.operands[0] in shadowed)
-    changed = False
+    # Memory that receives another process's data (an MPI receive) may hold varied data.
+    changed = any([_demand_shadow(info, p, cfg, constant_globals) for p in shadowed_operands(op)])
     any_varied = any(o in varied for o in op.operands)
     any_shadowed = any(o in shadowed for o in op.operands)
     # What a call returns may be computed from memory it reads through shadowed pointers.
-    reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
+    reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp | par.ParallelOp)
     # A callee using a global that may hold derivatives reads or writes them unseen.
     touches = reads_memory and touches_shadowed_globals(op)
     any_varied = any_varied or touches
@@ -198,7 +279,7 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     shadow_results = any_shadowed or (reads_memory and any_varied and not returns_argument_memory(op))
     for r in op.results:
         changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), shadow_results)
-    if isinstance(op, xllvm.CallOp | ext.InvokeOp) and (any_shadowed or any_varied):
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (any_shadowed or any_varied):
         # A callee may store what it received (varied values, or data read through shadowed
         # pointers) through any pointer argument it may write: that memory needs a shadow.
         for i, o in enumerate(op.operands):
@@ -210,6 +291,24 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
                 info.shadowed_objects.add(obj)
                 changed = True
     return changed
+
+
+def copied(op: Operation) -> tuple[SSAValue, SSAValue]:
+    """(destination, source) of an op copying memory to memory: memcpy/memmove, and a
+    reduction, which combines the private copy (source) into the shared one (destination)."""
+    if isinstance(op, par.ReduceOp):
+        return op.shared, op.private
+    return op.operands[0], op.operands[1]
+
+
+def atomically_stored(op: Operation) -> tuple[SSAValue, SSAValue] | None:
+    """(value, pointer) of an atomic update of memory with a value (`atomicrmw`, the parallel
+    layer's `atomic_update`); None for other ops (a compare-exchange is judged by its users)."""
+    if isinstance(op, ext.AtomicRMWOp):
+        return op.operands[1], op.operands[0]
+    if isinstance(op, par.AtomicUpdateOp):
+        return op.value, op.ptr
+    return None
 
 
 def _call_reads_only(op: Operation, index: int) -> bool:
@@ -285,7 +384,9 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
                 add(op.arg)
             elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
                 add(op.value)
-            elif isinstance(op, xllvm.CallOp | ext.InvokeOp) and (
+            elif (stored := atomically_stored(op)) is not None and stored[1] in info.shadowed:
+                add(stored[0])
+            elif isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (
                 any(o in info.shadowed for o in (*op.operands, *op.results)) or touches_shadowed_globals(op)
             ):
                 # (a pointer the call returns may lead to memory holding what it received)
@@ -353,6 +454,8 @@ def _tainted_results(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) 
 
 
 def _is_sink(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> bool:
+    if isinstance(op, par.ParallelOp):
+        return any(o in tainted for o in op.operands)  # (firstprivate floats travel as integers)
     if isinstance(op, _BACK_TO_FLOAT):
         return op.operands[0] in tainted and carries_derivative(op.results[0].type)
     if isinstance(op, ext.StoreOp):

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.traits import MemoryEffectKind, get_effects
 
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects import par
 
 
 @dataclass(frozen=True)
@@ -454,7 +456,7 @@ def _slot_stores(alloca: SSAValue) -> list[SSAValue] | None:
             if isinstance(op, ext.StoreOp) and use.index == 1:
                 values.append(op.value)
                 continue
-            if op.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+            if ext.is_annotation(op):
                 continue
             return None
     return values
@@ -479,7 +481,23 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
         return None
     if isinstance(op, xllvm.CallIntrinsicOp | xllvm.InlineAsmOp | ext.VAArgOp | ext.InvokeOp):
         return None if not isinstance(op, xllvm.CallIntrinsicOp) or not _intrinsic_pure(op) else []
-    return []
+    if isinstance(op, par.ReduceOp):
+        return [op.shared]
+    if isinstance(op, par.AtomicUpdateOp):
+        return [op.ptr]
+    if isinstance(op, par.ParallelOp):
+        return None  # the region's body, like a call
+    if op.name.startswith(("llvm.", "par.", "omp.barrier", "omp.flush")):
+        return []  # (the team's scheduling and synchronisation write no data)
+    # Ops of other dialects that say what they write (xDSL memory effects: MPI receives); one
+    # that says nothing may write through the pointers it takes.
+    effects = get_effects(op)
+    if effects is None:
+        return None if any(isinstance(o.type, ext.LLVMPointerType) for o in op.operands) else []
+    writes = [e.value for e in effects if e.kind == MemoryEffectKind.WRITE]
+    if any(not isinstance(w, SSAValue) for w in writes):
+        return None
+    return writes  # type: ignore[return-value]
 
 
 def _call_writes_nothing(op: xllvm.CallOp) -> bool:
@@ -498,16 +516,25 @@ def _intrinsic_pure(op: xllvm.CallIntrinsicOp) -> bool:
 
 
 class WriteSummary:
-    """The objects a function (body) may write."""
+    """The objects a function (body) may write.
+
+    A `noalias` argument's memory is reached, while the function runs, only through pointers
+    based on that argument: writes through unknown pointers miss it, and an op that may write
+    anything (a call) reaches it only when given a pointer into it."""
 
     def __init__(self, blocks: Iterable[Block], cfg: CFG | None = None):
         self.objects: set[Object] = set()
         self.anything = False
+        self.handed: set[Object] = set()
+        """The objects pointers passed to the ops that may write anything point into."""
         for b in blocks:
             for op in b.ops:
                 dests = store_destinations(op)
                 if dests is None:
                     self.anything = True
+                    for v in op.operands:
+                        if isinstance(v.type, ext.LLVMPointerType):
+                            self.handed |= underlying_objects(v, cfg)
                     continue
                 for d in dests:
                     self.objects |= underlying_objects(d, cfg)
@@ -516,13 +543,16 @@ class WriteSummary:
 
     def may_write(self, objects: set[Object]) -> bool:
         """Whether memory behind any of `objects` may be written."""
-        if self.anything or UNKNOWN in objects:
+        if UNKNOWN in objects:
             return True
+        if self.anything:
+            return any(not noalias_argument(o, uncaptured=True) or o in self.objects or o in self.handed
+                       or UNKNOWN in self.handed for o in objects)  # fmt: skip
         for o in objects:
             if o in self.objects:
                 return True
-            if _is_argument(o) and not _noalias(o) and any(
-                isinstance(w, str) or (_is_argument(w) and not _noalias(w)) for w in self.objects
+            if _is_argument(o) and not noalias_argument(o) and any(
+                isinstance(w, str) or (_is_argument(w) and not noalias_argument(w)) for w in self.objects
             ):
                 return True  # an argument may point to a global or to another argument's memory
         return False
@@ -532,14 +562,19 @@ def _is_argument(o: Object) -> bool:
     return isinstance(o, BlockArgument)
 
 
-def _noalias(o: Object) -> bool:
+def noalias_argument(o: Object, uncaptured: bool = False) -> bool:
+    """A `noalias` argument, or one pointing to a caller's stack slot nothing else reaches
+    (`par.LOCAL_SLOT`); with `uncaptured`, one the function does not store anywhere either (no
+    pointer loaded from memory can be based on it)."""
     if not isinstance(o, BlockArgument):
         return False
     fn = o.block.parent_op()
     if not isinstance(fn, xllvm.FuncOp) or fn.arg_attrs is None:
         return False
-    attrs = fn.arg_attrs.data[o.index]
-    return "llvm.noalias" in attrs.data  # type: ignore[attr-defined]
+    attrs = fn.arg_attrs.data[o.index].data  # type: ignore[attr-defined]
+    captures = attrs.get("llvm.captures")
+    distinct = "llvm.noalias" in attrs or par.LOCAL_SLOT in attrs
+    return distinct and (not uncaptured or isinstance(captures, StringAttr) and captures.data == "none")
 
 
 def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp]) -> bool:

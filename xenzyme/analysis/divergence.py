@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -92,6 +91,8 @@ class Divergence:
 
     def _control_dependences(self) -> dict[Block, set[Block]]:
         """Block -> the blocks whose branch decides whether it runs (post-dominance frontier)."""
+        import networkx as nx  # (imported here: only GPU code needs it)
+
         g = nx.DiGraph()
         g.add_node(_EXIT)
         for b in self.fn.body.blocks:
@@ -191,7 +192,7 @@ def _escapes(p: SSAValue) -> bool:
             continue
         elif isinstance(user, ext.StoreOp | xllvm.StoreOp) and use.index == 1:
             continue
-        elif user.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+        elif ext.is_annotation(user):
             continue
         else:
             return True

@@ -45,7 +45,8 @@ from xenzyme.analysis.alias import (
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.dialects.autodiff import has_shadow
+from xenzyme.dialects import par
+from xenzyme.dialects.autodiff import has_shadow, shadowed_operands
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 _NO_TANGENT = (
@@ -267,6 +268,14 @@ class _Analysis:
             if op.args[1] in shadowed:
                 self.shadow_objects(op.args[0])
             return
+        if isinstance(op, par.ReduceOp):
+            if op.private in shadowed:
+                self.shadow_objects(op.shared)
+            return
+        if isinstance(op, par.AtomicUpdateOp):
+            if op.value in varied:
+                self.shadow_objects(op.ptr)
+            return
         if isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
             p = op.operands[0]
             if any(o in varied for o in op.operands[1:]):
@@ -287,7 +296,7 @@ class _Analysis:
             if self.return_shadow and op.arg is not None and is_pointer_like(op.arg.type):
                 self.shadow_objects(op.arg)
             return
-        if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+        if isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp):
             self._call(op)
             return
         if (kind := masked_kind(op)) is not None:
@@ -300,6 +309,8 @@ class _Analysis:
             elif args[0] in varied:  # store, scatter: (value, pointer(s), mask)
                 self.shadow_objects(args[1])
             return
+        for p in shadowed_operands(op):  # memory receiving another process's data
+            self.shadow_objects(p)
         any_varied = any(o in varied for o in op.operands)
         any_shadowed = any(o in shadowed for o in op.operands)
         for r in op.results:
@@ -349,6 +360,12 @@ class _Analysis:
                         info.unshadowed_stores.append(op)
                 elif isinstance(op, ext.AtomicRMWOp | ext.CmpXchgOp):
                     if any(o in info.varied for o in op.operands[1:]) and op.operands[0] not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+                elif isinstance(op, par.ReduceOp):
+                    if op.private in info.shadowed and op.shared not in info.shadowed:
+                        info.unshadowed_stores.append(op)
+                elif isinstance(op, par.AtomicUpdateOp):
+                    if op.value in info.varied and op.ptr not in info.shadowed:
                         info.unshadowed_stores.append(op)
                 elif masked_kind(op) in ("store", "scatter"):
                     args = list(op.args)  # type: ignore[attr-defined]
@@ -422,7 +439,7 @@ def _slot_values(p: SSAValue, analysis: _Analysis) -> list[SSAValue] | None:
                 if isinstance(user, ext.StoreOp) and use.index == 1:
                     values.append(user.value)
                     continue
-                if user.name in ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end"):
+                if ext.is_annotation(user):
                     continue
                 return None
     del analysis

@@ -134,8 +134,6 @@ def _arg_attrs(fn: xllvm.FuncOp, i: int) -> dict[str, Attribute]:
 # ---------------------------------------------------------------------------------------------
 
 _TBAA_INTS = {"bool": 8, "_Bool": 8, "char": 8, "short": 16, "int": 32, "long": 64, "long long": 64}
-_NO_ACCESS = ("llvm.intr.lifetime", "llvm.intr.prefetch", "llvm.intr.invariant")
-"""Ops that take a pointer without reading or writing what it points to."""
 
 
 @dataclass
@@ -236,7 +234,7 @@ class _Accesses:
             self._reach(off, n)
             if index == 0:
                 self.writes = True
-        elif isinstance(op, ext.DbgRecordOp | ext.ICmpOp) or op.name.startswith(_NO_ACCESS):
+        elif isinstance(op, ext.ICmpOp) or ext.is_annotation(op):
             pass
         elif isinstance(op, xllvm.PtrToIntOp):
             pass  # (address arithmetic, or the overlap checks of vectorised loops)
@@ -283,7 +281,7 @@ def _only_stores_of(slot: SSAValue, p: SSAValue) -> bool:
             continue
         if isinstance(u, ext.StoreOp) and u.ptr is slot and u.value is p:
             continue
-        if isinstance(u, ext.DbgRecordOp) or u.name.startswith(_NO_ACCESS):
+        if ext.is_annotation(u):
             continue
         return False
     return True

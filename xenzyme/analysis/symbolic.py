@@ -57,7 +57,6 @@ _UNARY = {
     "llvm.uitofp", "llvm.fptosi", "llvm.fptoui", "llvm.fneg", "llvm.freeze",
 }  # fmt: skip
 _INT_INTRINSICS = ("smax", "smin", "umax", "umin")
-_IGNORED = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.intr.assume")
 
 
 class _Stop(Exception):
@@ -222,7 +221,7 @@ class Executor:
     def _step(self, st: _State, op: Operation) -> None:
         env = st.env
         name = op.name
-        if name in _IGNORED:
+        if ext.is_annotation(op) or name == "llvm.intr.assume":
             return
         c = _constant(op)
         if c is not None:

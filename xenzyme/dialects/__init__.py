@@ -4,6 +4,7 @@
     autodiff.py   derivative requests and the reverse sweep's machinery (caches, accumulation)
     par.py        the parallel-region layer (OpenMP raised from libomp's calls)
     gpu.py        the gpu layer (thread ids, barriers, kernels, shared memory)
+    mpi.py        the `ompi` dialect: MPI calls with OpenMPI's handles (raised from the calls)
 
 `get_all_dialects` is a lazy registry, name -> loader, as in xDSL: nothing is imported until a
 dialect is used.  `make_context` gives a Context with xDSL's dialects and ours, where `llvm` is
@@ -43,9 +44,15 @@ def _gpu() -> Dialect:
     return GPU
 
 
+def _ompi() -> Dialect:
+    from xenzyme.dialects.mpi import OMPI
+
+    return OMPI
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """xenzyme's dialects (they take precedence over xDSL's of the same name)."""
-    return {"llvm": _llvm, "autodiff": _autodiff, "par": _par, "gpu": _gpu}
+    return {"llvm": _llvm, "autodiff": _autodiff, "par": _par, "gpu": _gpu, "ompi": _ompi}
 
 
 def register_dialects(ctx: Context) -> None:

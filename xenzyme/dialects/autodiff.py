@@ -64,7 +64,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import SymbolTable
+from xdsl.traits import OpTrait, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 ARG_ACTIVITIES = ("active", "dup", "dupnoneed", "const")
@@ -809,6 +809,26 @@ def _is_float_aggregate(t: Attribute) -> bool:
     if isinstance(t, LLVMArrayType):
         return is_float_like(t.type) or _is_float_aggregate(t.type)
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# What the activity analyses ask of ops of other dialects
+# ---------------------------------------------------------------------------------------------
+
+
+class ShadowedOperands(OpTrait):
+    """An op some of whose pointer operands need shadow memory whatever the activity of the
+    function's own values: memory receiving data that may carry derivatives from outside the
+    function (another process's message), or memory whose shadow keeps what the op's
+    derivative needs (a request's).  The op names them in `shadowed_operands()`; the activity
+    analyses give that memory a shadow where it can have one (locals, heap, mutable globals)."""
+
+
+def shadowed_operands(op: Operation) -> Sequence[SSAValue]:
+    """The operands of `op` whose memory needs a shadow (`ShadowedOperands`), else none."""
+    if op.get_trait(ShadowedOperands) is None:
+        return ()
+    return op.shadowed_operands()  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------------------------------------

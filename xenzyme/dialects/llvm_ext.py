@@ -1551,6 +1551,22 @@ class DbgRecordOp(IRDLOperation):
         return op
 
 
+NO_ACCESS_PREFIXES = ("llvm.intr.lifetime", "llvm.intr.prefetch", "llvm.intr.invariant")
+"""Intrinsics that take a pointer without reading or writing what it points to."""
+
+
+def is_annotation(op: Operation) -> bool:
+    """Whether `op` only annotates the values it uses (a debug record, a lifetime marker, a
+    prefetch): analyses asking how a value is used look past it, so `-g` or lifetime markers
+    never change what they conclude."""
+    return isinstance(op, DbgRecordOp) or op.name.startswith(NO_ACCESS_PREFIXES)
+
+
+def real_users(v: SSAValue) -> list[Operation]:
+    """The operations using `v` other than annotations (see `is_annotation`)."""
+    return [u.operation for u in v.uses if not is_annotation(u.operation)]
+
+
 # ---------------------------------------------------------------------------------------------
 # Intrinsics
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,9 @@
     llvm_calls.py    calls: math functions, allocators, inactive functions, calls the engine
                      differentiates, errors for the rest
     libm.py          math functions, one entry each, whatever form they arrive in
+    par.py           the parallel layer: regions, reductions, barriers, critical sections
     autodiff.py      derivative requests met inside differentiated code
+    mpi.py           MPI calls (the `ompi` dialect): messages, collectives, requests
     registry.py      rules users register from Python (`xenzyme.derivative`)
     copy_helpers.py  the helper functions that move derivatives through memcpy/memmove
 
@@ -53,6 +55,9 @@ from xenzyme.rules.partial import LN2, LN10, ONE, TWO_OVER_SQRT_PI, Partial, lin
 _DIALECT_RULES = {
     "llvm": "xenzyme.rules.llvm",
     "autodiff": "xenzyme.rules.autodiff",
+    "par": "xenzyme.rules.par",
+    "omp": "xenzyme.rules.par",
+    "ompi": "xenzyme.rules.mpi",
 }
 """Where the rules of each dialect are: a module with `rule_for(op) -> OpRule | None`."""
 

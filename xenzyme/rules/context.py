@@ -12,7 +12,9 @@ differentiated.  It asks, through the context it is given, for exactly what it n
 * `tangent` -- forward mode: after the engine copied the op, set its results' tangents.
 
 `emits_primal` says that the hooks emit the op themselves instead of the engine's copy (a call
-replaced by a call of a derivative function, debug records left out).  An op without a rule is
+replaced by a call of a derivative function, debug records left out).  `recomputable` says
+that the reverse sweep may repeat the op rather than cache its results (it has no effect and
+gives the same results from the same operands, as a thread's number does).  An op without a rule is
 copied, needs nothing in the reverse sweep, and is an error wherever a result of it would need
 a derivative or a shadow.
 """
@@ -23,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 if TYPE_CHECKING:
     from xenzyme.rules.emitter import LLVMEmitter
@@ -65,6 +67,20 @@ class AugmentContext(_Common, Protocol):
         """Emit the op's forward-sweep copy (for rules that `emits_primal`)."""
         ...
 
+    def save(self, key: object, value: SSAValue) -> None:
+        """Keep a forward-sweep value for the reverse sweep (`ReverseContext.restore`)."""
+        ...
+
+    def stack_slot(self, t: Attribute, key: object = None) -> SSAValue:
+        """A stack slot of type `t` in the entry of the function being built (the same slot for
+        the same `key`, in each function: the forward and reverse ones of split mode)."""
+        ...
+
+    def team_memory(self) -> SSAValue | None:
+        """In code run by every thread of a team (a parallel region's derivative): memory the
+        team shares while the region runs, for collective operations; None elsewhere."""
+        ...
+
 
 class ReverseContext(_Common, Protocol):
     """The reverse sweep, at the op's place in it."""
@@ -85,8 +101,27 @@ class ReverseContext(_Common, Protocol):
         """Add `delta` to the adjoint of primal value `v` (ignored if inactive)."""
         ...
 
-    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None) -> None:
-        """Add `delta` to shadow memory at `shadow_ptr` (aligned like the primal access)."""
+    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None,
+                          primal: SSAValue | None = None) -> None:
+        """Add `delta` to shadow memory at `shadow_ptr` (aligned like the primal access; `primal`,
+        the primal pointer, lets the engine see whether other threads may add there too)."""
+        ...
+
+    def restore(self, key: object) -> SSAValue:
+        """The value the forward sweep kept under `key` (`AugmentContext.save`)."""
+        ...
+
+    def shared(self, p: SSAValue) -> bool:
+        """Whether other threads of a team may add into the shadow of what `p` points to too
+        (additions there must be atomic)."""
+        ...
+
+    def stack_slot(self, t: Attribute, key: object = None) -> SSAValue:
+        """A stack slot in the entry of the function being built (see AugmentContext)."""
+        ...
+
+    def team_memory(self) -> SSAValue | None:
+        """See AugmentContext.team_memory."""
         ...
 
 
@@ -122,9 +157,11 @@ class OpRule:
     augment: AugmentRule | None = None
     tangent: ForwardRule | None = None
     emits_primal: bool = False
+    recomputable: bool = False
 
     def merged(self, other: OpRule) -> OpRule:
         """This rule with the hooks `other` has and this one lacks."""
         pick: Callable[[Any, Any], Any] = lambda a, b: a if a is not None else b  # noqa: E731
         return OpRule(pick(self.reverse, other.reverse), pick(self.augment, other.augment),
-                      pick(self.tangent, other.tangent), self.emits_primal or other.emits_primal)  # fmt: skip
+                      pick(self.tangent, other.tangent), self.emits_primal or other.emits_primal,
+                      self.recomputable or other.recomputable)  # fmt: skip

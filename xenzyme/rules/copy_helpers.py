@@ -29,10 +29,10 @@ from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter as Emitter
 
-ADJOINT, COPY, ZERO = "adjoint", "copy", "zero"
-"""Helper actions: move float adjoints dst -> src and clear them (reverse of a copy); copy
-pointer shadows src -> dst (forward sweep); clear float adjoints of dst (reverse of a copy from
-inactive memory)."""
+ADJOINT, ATOMIC_ADJOINT, COPY, ZERO = "adjoint", "adjoint_atomic", "copy", "zero"
+"""Helper actions: move float adjoints dst -> src and clear them (reverse of a copy; atomically
+into a source other threads may add into too); copy pointer shadows src -> dst (forward
+sweep); clear float adjoints of dst (reverse of a copy from inactive memory)."""
 
 _PTR = ext.LLVMPointerType()
 
@@ -175,10 +175,10 @@ class _HelperBuilder:
         if self.action == COPY:
             e.insert(ext.StoreOp(e.insert(xllvm.LoadOp(ps, t)), pd))
             return
-        if self.action == ADJOINT:
+        if self.action in (ADJOINT, ATOMIC_ADJOINT):
             d = e.insert(xllvm.LoadOp(pd, t))
             e.insert(ext.StoreOp(e.zero(t), pd))
-            e.insert(ad.AccumulateOp(ps, d))
+            e.insert(ad.AccumulateOp(ps, d, mode="atomic" if self.action == ATOMIC_ADJOINT else "plain"))
             return
         e.insert(ext.StoreOp(e.zero(t), pd))
 

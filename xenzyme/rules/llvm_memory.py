@@ -24,7 +24,7 @@ from xenzyme.analysis.forward_activity import has_tangent_type
 from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, UNKNOWN_KIND, copy_view, integer_access, size_align
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
-from xenzyme.rules.copy_helpers import ADJOINT, COPY, ZERO, CopyPlan, copy_helper
+from xenzyme.rules.copy_helpers import ADJOINT, ATOMIC_ADJOINT, COPY, ZERO, CopyPlan, copy_helper
 from xenzyme.rules.emitter import alignment_of
 
 # ---- loads and stores -------------------------------------------------------------------
@@ -42,7 +42,7 @@ def _reverse_load(ctx: ReverseContext, op: Operation) -> None:
     if (d := ctx.adjoint(op.results[0])) is None:
         return
     assert isinstance(op, xllvm.LoadOp)
-    ctx.accumulate_memory(ctx.shadow(op.ptr), d, alignment_of(op))
+    ctx.accumulate_memory(ctx.shadow(op.ptr), d, alignment_of(op), primal=op.ptr)
 
 
 def _tangent_load(ctx: ForwardContext, op: Operation) -> None:
@@ -169,7 +169,7 @@ def _reverse_transfer(ctx: ReverseContext, op: Operation) -> None:
         e.memset_zero(ctx.shadow(dst), n)
         return
     src = op.operands[1]
-    action = ADJOINT if ctx.shadowed(src) else ZERO
+    action = (ATOMIC_ADJOINT if ctx.shared(src) else ADJOINT) if ctx.shadowed(src) else ZERO
     plan = _float_copy_plan(ctx, op, action)
     if plan is None:
         return
@@ -177,7 +177,7 @@ def _reverse_transfer(ctx: ReverseContext, op: Operation) -> None:
         e.memset_zero(ctx.shadow(dst), n)
         return
     helper = copy_helper(ctx.module, action, plan, isinstance(op, ext.MemmoveOp))
-    from_shadow = ctx.shadow(src) if action == ADJOINT else ctx.shadow(dst)
+    from_shadow = ctx.shadow(src) if action != ZERO else ctx.shadow(dst)
     e.call_function(helper, [from_shadow, ctx.shadow(dst), e.to_i64(n)])
 
 
@@ -336,12 +336,26 @@ def _tangent_address(ctx: ForwardContext, op: Operation) -> None:
 
 
 def _reverse_atomic(ctx: ReverseContext, op: Operation) -> None:
+    """`atomicrmw fadd/fsub p, v`: the value's adjoint is the memory's (negated for fsub), which
+    keeps its adjoint (the old value passes on unchanged); other atomics on memory with
+    derivatives are errors."""
     if any(ctx.active(r) for r in op.results):
-        ctx.fail(op, f"no derivative rule for '{op.name}'",
-                 ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
-    if ctx.shadowed(op.ptr):  # type: ignore[attr-defined]
-        ctx.fail(op, "atomic updates of active memory are not supported in reverse mode yet",
-                 ["use a plain update (the differentiated code runs on one thread), or mark the memory enzyme_const"])  # fmt: skip
+        ctx.fail(op, f"the result of '{op.name}' (the value the memory held) carries a derivative, which is not "
+                     "supported yet", ["use the atomic update as a statement (`#pragma omp atomic`), not its old value"])  # fmt: skip
+    if not ctx.shadowed(op.ptr):  # type: ignore[attr-defined]
+        return
+    kind = op.bin_op.data if isinstance(op, ext.AtomicRMWOp) else None
+    v = op.operands[1]
+    if kind in ("fadd", "fsub") and carries_derivative(v.type):
+        if ctx.active(v):
+            d = ctx.e.insert(xllvm.LoadOp(ctx.shadow(op.ptr), v.type))  # type: ignore[attr-defined]
+            ctx.accumulate(v, d if kind == "fadd" else ctx.e.neg(d))
+        return
+    if kind is not None and not carries_derivative(v.type) and integer_access(ctx.views.of(op.ptr), v.type)[0] == INTEGER:  # type: ignore[attr-defined]
+        return  # an integer counter beside floating-point data
+    ctx.fail(op, f"atomic '{kind or 'cmpxchg'}' updates of memory with derivatives are not supported in reverse mode",
+             ["atomic additions and subtractions of floating-point values are (`#pragma omp atomic` with += or -=); "
+              "or mark the memory enzyme_const"])  # fmt: skip
 
 
 def _tangent_atomic(ctx: ForwardContext, op: Operation) -> None:

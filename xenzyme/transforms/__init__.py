@@ -8,6 +8,7 @@ A pass is a driver; the machinery passes share lives beside them:
                      lower-gpu's pieces (kernels as host loops, device heap, libdevice math)
     omp_runtime.py, promote.py
                      what raise-openmp and lower-par share (libomp's entry points, mem2reg)
+    mpi_helpers.ll   the helper functions lower-ompi adds for MPI derivatives (LLVM IR)
 
 Passes may import the rules, analyses, dialects, the backends (llvm-opt goes through LLVM) and
 the LLVM IR reader (to read LLVM's output back); nothing imports them but the user-facing
@@ -87,6 +88,18 @@ def _lower_gpu() -> type[ModulePass]:
     return LowerGPUPass
 
 
+def _raise_mpi() -> type[ModulePass]:
+    from xenzyme.transforms.raise_mpi import RaiseMPIPass
+
+    return RaiseMPIPass
+
+
+def _lower_ompi() -> type[ModulePass]:
+    from xenzyme.transforms.lower_ompi import LowerOMPIPass
+
+    return LowerOMPIPass
+
+
 def _enzyme() -> type[ModulePass]:
     from xenzyme.transforms.enzyme import EnzymePass
 
@@ -113,6 +126,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "forward-diff": _forward_diff,
         "raise-nvvm": _raise_nvvm,
         "lower-gpu": _lower_gpu,
+        "raise-mpi": _raise_mpi,
+        "lower-ompi": _lower_ompi,
         "enzyme": _enzyme,
         "print-activity": _print_activity,
     }

@@ -7,11 +7,13 @@
                                                 functions, through memory, phis) get their types back
     replace-flang-runtime                       flang's whole-array runtime calls -> loops over descriptors
     raise-openmp                                OpenMP runtime calls -> par ops
+    raise-mpi                                   MPI calls -> ompi ops
     raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
     reverse-diff                                generate and call the gradient functions
     lower-autodiff                              caches and accumulations -> llvm ops
     forward-diff                                generate and call the tangent functions
     lower-gpu{target=gpu}                       (GPU code) the gpu layer -> NVVM, or host code
+    lower-ompi                                  ompi ops -> MPI calls (and xenzyme's helpers)
     lower-par                                   par ops -> libomp calls
     llvm-opt{level=postopt}                     clean up and optimise the result
 
@@ -55,19 +57,18 @@ from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.callgraph import reachable
-
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.transforms.forward_diff import ForwardDiffPass
-from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
 from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
+from xenzyme.transforms.lower_ompi import LowerOMPIPass
 from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass, lower_enzyme_iter
-from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
+from xenzyme.transforms.raise_mpi import RaiseMPIPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
 from xenzyme.transforms.replace_flang_runtime import ReplaceFlangRuntimePass
 from xenzyme.transforms.restore_types import RestoreTypesPass
@@ -168,13 +169,18 @@ class EnzymePass(ModulePass):
         RestoreTypesPass().apply(ctx, op)
         ReplaceFlangRuntimePass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
+        RaiseMPIPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
-        if gpu_code:
+        if gpu_code:  # (GPU passes are imported only for GPU code: they load the gpu dialect)
+            from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
+
             RaiseNVVMPass().apply(ctx, op)
         more = True
         while more:  # (rounds: a function calling __enzyme_autodiff is differentiated once that is lowered)
             more = ReverseDiff(op, bool(self.mincut)).run(ready_only=True)
             if gpu_code:
+                from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
+
                 make_adjoint_updates_atomic(op)
             # A gradient differentiated in a later round keeps no cache pools (atomic exchanges of
             # pointers in globals): its caches are plain heap memory, whose shadows follow them.
@@ -188,6 +194,7 @@ class EnzymePass(ModulePass):
         """The rest: the gpu layer lowered for its target, and LLVM's optimiser."""
         if is_gpu_module(op):
             LowerGPUPass(self.gpu).apply(ctx, op)
+        LowerOMPIPass().apply(ctx, op)
         LowerParPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)

@@ -167,6 +167,14 @@ class _Function:
         return slot.res
 
 
+def _from_bits(b: Builder, bits: SSAValue, t: Attribute) -> SSAValue:
+    """The value of type `t` whose bits are the low bits of the i64 `bits`."""
+    width = size_of(t) * 8
+    if width != 64:
+        bits = b.insert(xllvm.TruncOp(bits, IntegerType(width))).results[0]  # type: ignore[arg-type]
+    return b.insert(xllvm.BitcastOp(bits, t)).results[0]
+
+
 def size_of(t: Attribute) -> int:
     if isinstance(t, IntegerType):
         return max(1, t.width.data // 8)
@@ -338,9 +346,10 @@ class Lowering:
                 if op.proc_bind is not None:
                     kind = self._v(b, _const(par.PROC_BINDS.index(op.proc_bind.data)), op)
                     self._call(b, "__kmpc_push_proc_bind", [loc(), gtid(), kind], op)
+                callee, args = self._integer_arguments(b, op, callee)
                 fn = self._v(b, xllvm.AddressOfOp(callee, _PTR), op)
-                n = self._v(b, _const(len(op.args)), op)
-                self._call(b, "__kmpc_fork_call", [loc(), n, fn, *op.args], op)
+                n = self._v(b, _const(len(args)), op)
+                self._call(b, "__kmpc_fork_call", [loc(), n, fn, *args], op)
             self._done(op)
         elif isinstance(op, par.ThreadNumOp | par.NumThreadsOp):
             name = "omp_get_thread_num" if isinstance(op, par.ThreadNumOp) else "omp_get_num_threads"
@@ -399,6 +408,34 @@ class Lowering:
         lb, ub, stride = (self._v(b, xllvm.LoadOp(p, t, size_of(t)), op) for p in (plb, pub, pst))
         last = self._v(b, xllvm.LoadOp(plast, i32, 4), op)
         return [lb, ub, stride, self._v(b, ext.ICmpOp(last, self._v(b, _const(0), op), "ne"), op)]
+
+    def _integer_arguments(self, b: Builder, op: par.ParallelOp, callee: str) -> tuple[str, list[SSAValue]]:
+        """libomp passes a region's captured values to its function as pointer-sized integers
+        (its microtask calls know no floating-point registers): a function taking a float by
+        value is called through a thunk taking its bits, and the operand passes its bits."""
+        if all(isinstance(a.type, ext.LLVMPointerType | IntegerType) for a in op.args):
+            return callee, list(op.args)
+        name = f"{callee}.bits"
+        types = [a.type for a in op.args]
+        if not any(isinstance(f, xllvm.FuncOp) and f.sym_name.data == name for f in self.module.ops):
+            entry = Block(arg_types=[_PTR, _PTR, *[t if isinstance(t, ext.LLVMPointerType | IntegerType) else i64 for t in types]])
+            tb = Builder(InsertPoint.at_end(entry))
+            params: list[SSAValue] = list(entry.args[:2])
+            for a, t in zip(entry.args[2:], types, strict=True):
+                params.append(a if a.type == t else _from_bits(tb, a, t))
+            tb.insert(xllvm.CallOp(callee, *params))
+            tb.insert(xllvm.ReturnOp())
+            self.module.body.block.add_op(xllvm.FuncOp(
+                name, ext.LLVMFunctionType(list(entry.arg_types), ext.LLVMVoidType()),
+                linkage=xllvm.LinkageAttr("internal"), body=Region([entry])))  # fmt: skip
+        args = [a if isinstance(a.type, ext.LLVMPointerType | IntegerType) else self._to_bits(b, a, op) for a in op.args]
+        return name, args
+
+    def _to_bits(self, b: Builder, v: SSAValue, at: Operation) -> SSAValue:
+        t = v.type
+        width = size_of(t) * 8
+        bits = self._v(b, xllvm.BitcastOp(v, IntegerType(width)), at)
+        return bits if width == 64 else self._v(b, xllvm.ZExtOp(bits, i64), at)  # type: ignore[arg-type]
 
     def _atomic_update(self, op: par.AtomicUpdateOp) -> None:
         kind, ordering = op.kind.data, op.ordering.data

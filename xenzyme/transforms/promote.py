@@ -22,9 +22,6 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 
-_LIFETIME = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end")
-
-
 def slot_type(alloca: xllvm.AllocaOp, cfg: CFG) -> Attribute | None:
     """The one type `alloca` is loaded and stored as, if it can be promoted; else None."""
     slot = alloca.res
@@ -33,7 +30,7 @@ def slot_type(alloca: xllvm.AllocaOp, cfg: CFG) -> Attribute | None:
         op = use.operation
         if op.parent_block() not in cfg.reachable:
             return None
-        if op.name in _LIFETIME:
+        if ext.is_annotation(op):
             continue
         if isinstance(op, xllvm.LoadOp) and op.ptr is slot:
             vt = op.dereferenced_value.type

@@ -57,6 +57,7 @@ from xdsl.dialects import omp
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    DictionaryAttr,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -65,10 +66,11 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
     i8,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
@@ -84,7 +86,6 @@ from xenzyme.transforms import omp_runtime as rt
 from xenzyme.transforms.promote import erase_unreachable_blocks, promote
 
 _PTR = ext.LLVMPointerType()
-_LIFETIME = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end")
 _PUSHES = ("__kmpc_push_num_threads", "__kmpc_push_proc_bind")
 
 
@@ -138,10 +139,6 @@ def _erase(op: Operation) -> None:
     op.erase()
 
 
-def _is_lifetime(op: Operation) -> bool:
-    return op.name in _LIFETIME
-
-
 _REMOVABLE = (
     xllvm.LoadOp, ext.GEPOp, xllvm.ConstantOp, xllvm.AddressOfOp, xllvm.UndefOp, ext.PoisonOp, xllvm.ZeroOp,
     xllvm.ZExtOp, xllvm.SExtOp, xllvm.TruncOp, xllvm.BitcastOp, ext.ICmpOp,
@@ -182,7 +179,7 @@ def _erase_dead(roots: Iterable[SSAValue]) -> None:
 def _only_stored(alloca: xllvm.AllocaOp) -> bool:
     for use in alloca.res.uses:
         u = use.operation
-        if _is_lifetime(u):
+        if ext.is_annotation(u):
             continue
         if isinstance(u, ext.StoreOp) and u.ptr is alloca.res and u.value is not alloca.res and u.volatile_ is None:
             continue
@@ -418,7 +415,7 @@ class _FunctionRaiser:
                     found.setdefault(name, cur)  # type: ignore[arg-type]
                 elif isinstance(cur, par.ParallelOp) or (
                     isinstance(cur, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp)
-                    and name != "__kmpc_global_thread_num" and not _is_lifetime(cur)
+                    and name != "__kmpc_global_thread_num" and not ext.is_annotation(cur)
                 ):  # another region, or a call that may fork one, takes what was pushed before it
                     return found
                 cur = cur.prev_op
@@ -437,7 +434,7 @@ class _FunctionRaiser:
             name = callee_name(cur)
             if name == "__kmpc_end_serialized_parallel":
                 break
-            if isinstance(cur, ext.StoreOp | xllvm.ConstantOp | ext.PoisonOp | xllvm.UndefOp) or _is_lifetime(cur):
+            if isinstance(cur, ext.StoreOp | xllvm.ConstantOp | ext.PoisonOp | xllvm.UndefOp) or ext.is_annotation(cur):
                 pass
             elif call is None and name is not None and name in self.functions and self.functions[name].body.blocks:
                 call = cur  # type: ignore[assignment]
@@ -519,7 +516,7 @@ class _FunctionRaiser:
                     if offset % 8 or offset // 8 in entries:
                         return False
                     entries[offset // 8] = u.value
-                elif not (callee_name(u) in ("__kmpc_reduce", "__kmpc_reduce_nowait") or _is_lifetime(u)
+                elif not (callee_name(u) in ("__kmpc_reduce", "__kmpc_reduce_nowait") or ext.is_annotation(u)
                           or (isinstance(u, ext.GEPOp) and ptr is red_list)):  # fmt: skip
                     return False
             return True
@@ -660,7 +657,7 @@ def _loop_temporary(base: Expr, loop: set[Block]) -> bool:
     """A stack slot used only inside `loop` (clang's -O0 temporaries of an atomic update)."""
     if not (isinstance(base, tuple) and base[0] == "leaf" and isinstance(base[1].owner, xllvm.AllocaOp)):
         return False
-    return all(u.operation.parent_block() in loop or _is_lifetime(u.operation) for u in base[1].uses)
+    return all(u.operation.parent_block() in loop or ext.is_annotation(u.operation) for u in base[1].uses)
 
 
 def _sub_exprs(e: Expr) -> Iterable[Expr]:
@@ -788,6 +785,111 @@ def _is_ident(g: xllvm.GlobalOp) -> bool:
     return isinstance(t, ext.LLVMStructType) and t.struct_name.data == "struct.ident_t"
 
 
+def _floats_by_value(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
+    """A floating-point value captured by value (`firstprivate`) travels to the outlined
+    function as an integer holding its bits (clang passes captured values in pointer-sized
+    integers): it becomes a parameter of its own type again, so that its derivative can follow
+    it.  The outlined function read it back as that type: through a bitcast, or from the stack
+    slot the parameter was stored into.  (`lower-par` passes the bits to the runtime again.)"""
+    params = list(fn.body.blocks.first.args)  # type: ignore[union-attr]
+    for i, param in enumerate(params[2:]):
+        if not isinstance(param.type, IntegerType) or any(len(op.args) != len(params) - 2 for op in forks):
+            continue
+        t = _float_read_as(param)
+        if t is None or size_align(t) != size_align(param.type):
+            continue
+        for op in forks:
+            op.operands[i] = _as_float(op, op.args[i], t)
+        _retype_parameter(fn, param, t)
+
+
+def _read_only_slots(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
+    """A shared variable kept in a stack slot of the caller whose address goes nowhere else (a
+    local scalar: clang passes its address) is memory no other pointer of the region reaches:
+    its parameter is marked `xenzyme.local_slot`, and `noalias` too when the region only reads
+    it.  LLVM may then keep the value in a register across the region's loops, and the reverse
+    tells its adjoints from those of the arrays the region reads (`analysis/ownership.py`) and
+    sums those of a read-only one in a thread-private partial instead of an atomic update per
+    iteration (`GradientBuilder.accumulate_memory`)."""
+    params = list(fn.body.blocks.first.args)  # type: ignore[union-attr]
+    attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(params)
+    changed = False
+    for i, param in enumerate(params[2:]):
+        d = dict(attrs[i + 2].data)  # type: ignore[attr-defined]
+        if not all(len(op.args) == len(params) - 2 and _private_slot(op.args[i], op) for op in forks):
+            continue
+        d[par.LOCAL_SLOT] = UnitAttr()
+        if "llvm.readonly" in d or "llvm.readnone" in d:
+            d["llvm.noalias"] = UnitAttr()
+        attrs[i + 2] = DictionaryAttr(d)
+        changed = True
+    if changed:
+        fn.properties["arg_attrs"] = ArrayAttr(attrs)
+
+
+def _private_slot(v: SSAValue, fork: par.ParallelOp) -> bool:
+    """A stack slot whose address is only loaded from, stored to and passed to parallel regions,
+    once to `fork`."""
+    if not isinstance(v.owner, xllvm.AllocaOp) or sum(a is v for a in fork.args) != 1:
+        return False
+    for u in ext.real_users(v):
+        if isinstance(u, xllvm.LoadOp | par.ParallelOp) or isinstance(u, ext.StoreOp) and u.value is not v:
+            continue
+        return False
+    return True
+
+
+def _float_read_as(param: BlockArgument) -> Attribute | None:
+    """The float type an integer parameter is only ever read as, if it is."""
+    users = ext.real_users(param)
+    if users and all(isinstance(u, xllvm.BitcastOp) for u in users):
+        types = {u.results[0].type for u in users}
+        t = types.pop() if len(types) == 1 else None
+        return t if isinstance(t, AnyFloat) else None
+    if len(users) == 1 and isinstance(users[0], ext.StoreOp) and users[0].value is param:
+        slot = users[0].ptr
+        if not isinstance(slot.owner, xllvm.AllocaOp):
+            return None
+        loads = [u for u in ext.real_users(slot) if u is not users[0]]
+        if loads and all(isinstance(ld, xllvm.LoadOp) for ld in loads):
+            types = {ld.results[0].type for ld in loads}
+            t = types.pop() if len(types) == 1 else None
+            return t if isinstance(t, AnyFloat) else None
+    return None
+
+
+def _as_float(at: Operation, v: SSAValue, t: Attribute) -> SSAValue:
+    """`v`'s bits as a float of type `t`, before `at`: the float it was made from when it is a
+    bitcast of one, or a typed load of the memory it was loaded from."""
+    owner = v.owner
+    if isinstance(owner, xllvm.BitcastOp) and owner.operands[0].type == t:
+        return owner.operands[0]
+    block = at.parent_block()
+    assert block is not None
+    new: Operation = xllvm.LoadOp(owner.ptr, t) if isinstance(owner, xllvm.LoadOp) else xllvm.BitcastOp(v, t)
+    new.location = at.location
+    block.insert_op_before(new, at)
+    return new.results[0]
+
+
+def _retype_parameter(fn: xllvm.FuncOp, param: BlockArgument, t: Attribute) -> None:
+    entry = fn.body.blocks.first
+    assert entry is not None
+    new = entry.insert_arg(t, param.index)
+    for use in list(param.uses):
+        user = use.operation
+        if isinstance(user, xllvm.BitcastOp) and user.results[0].type == t:
+            user.results[0].replace_all_uses_with(new)
+            user.detach()
+            user.erase()
+        else:  # the store into the stack slot
+            user.operands[use.index] = new
+    entry.erase_arg(param)
+    inputs = list(fn.function_type.inputs.data)
+    inputs[new.index] = t
+    fn.properties["function_type"] = ext.LLVMFunctionType(inputs, fn.function_type.output, fn.function_type.is_variadic)
+
+
 def _remove_dead_symbols(module: ModuleOp, candidates: set[str]) -> None:
     """Erase the functions and globals named in `candidates` that nothing refers to, and the
     private constants only they referred to."""
@@ -838,16 +940,8 @@ def _reached_functions(module: ModuleOp, functions: dict[str, xllvm.FuncOp]) -> 
     return reached
 
 
-_NEEDS_RULE = (
-    par.ParallelOp, par.StaticInitOp, par.DispatchInitOp, par.DispatchNextOp, par.ReduceOp, par.AtomicUpdateOp,
-    par.CriticalBeginOp, par.SingleBeginOp, par.MasterBeginOp, omp.BarrierOp,
-)  # fmt: skip
-"""Ops a derivative request must not meet before the derivative rules of the parallel layer
-exist: without a rule, differentiation would take them for inactive code."""
-
-
 def _location(op: Operation, module: ModuleOp) -> SourceLocation | None:
-    from xenzyme.transforms.reverse_diff import location_of
+    from xenzyme.transforms.diff.errors import location_of
 
     fallback = module.attributes.get("llvm.source_filename")
     return location_of(op, fallback.data if isinstance(fallback, StringAttr) else None)
@@ -878,12 +972,20 @@ class Raiser:
             if isinstance(g, xllvm.GlobalOp) and (_is_ident(g) or g.sym_name.data.startswith(".gomp_critical_user_")):
                 candidates.add(g.sym_name.data)
         _remove_dead_symbols(self.module, candidates)
+        forks: dict[str, list[par.ParallelOp]] = {}
+        addressed = {op.global_name.string_value() for op in self.module.walk() if isinstance(op, xllvm.AddressOfOp)}
+        for fn in functions.values():
+            for op in fn.walk():
+                if isinstance(op, par.ParallelOp):
+                    forks.setdefault(op.callee.string_value(), []).append(op)
+        for name, ops in forks.items():
+            if (outlined := functions.get(name)) is not None and outlined.body.blocks:
+                _floats_by_value(outlined, ops)
+                if name not in addressed:  # (called by its regions only)
+                    _read_only_slots(outlined, ops)
 
     def _check_reached(self, functions: dict[str, xllvm.FuncOp], failed: dict[Operation, str]) -> None:
-        """Constructs left as runtime calls in code a derivative request reaches are errors; so
-        are parallel ops while no derivative rule for them is registered."""
-        from xenzyme.rules.llvm import rule_for
-
+        """Constructs left as runtime calls in code a derivative request reaches are errors."""
         reached = _reached_functions(self.module, functions)
         for name, root in reached.items():
             via = f", which the derivative of @{root} reaches," if root != name else ""
@@ -907,16 +1009,6 @@ class Raiser:
                         "move the construct out of the differentiated code, or rewrite it with the supported ones",
                     ],
                 )
-        for name, root in reached.items():
-            via = f", which the derivative of @{root} reaches" if root != name else ""
-            for op in functions[name].walk():
-                if isinstance(op, _NEEDS_RULE) and rule_for(op) is None:
-                    raise XenzymeError(
-                        f"cannot differentiate @{name}{via}: no derivative rule for '{op.name}' (OpenMP parallel "
-                        "code) yet",
-                        _location(op, self.module),
-                        notes=["differentiate a serial version of the function, or move the parallel region out of it"],
-                    )
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,11 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, Module
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like
-from xenzyme.analysis.alias import WriteSummary, pointer_roots
+from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like, read_back_with_derivative
+from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
+from xenzyme.analysis.ownership import owned_loads, reads_into_shadows
 from xenzyme.analysis.types import Views, memory_contents
 from xenzyme.diagnostics import SourceLocation
 from xenzyme.dialects import autodiff as ad
@@ -70,6 +71,7 @@ class GradientBuilder:
         tape_buffer: bool = False,
         mincut: bool = False,
         plan: set[SSAValue] | None = None,
+        team: bool = False,
     ):
         self.module = module
         self.generator = generator
@@ -84,6 +86,13 @@ class GradientBuilder:
         self.split = split
         """Split mode: the forward sweep (`augmented`) and the reverse sweep are two functions,
         joined by a tape that holds every cache; otherwise one function does both."""
+        self.team = team
+        """The functions run on every thread of a team at once (split mode): shadow memory
+        other threads may update too receives adjoints atomically, and both functions take one
+        more parameter, `team_memory` (memory the team shares for the duration of its region,
+        for the collective operations' reverse: see `xenzyme.rules.par`)."""
+        self.f_team_memory: SSAValue | None = None
+        self.r_team_memory: SSAValue | None = None
         try:
             self.cfg = CFG(fn.body)
         except IrreducibleControlFlow as exc:
@@ -93,6 +102,12 @@ class GradientBuilder:
         constant = {n for n, gl in globals_.items() if gl.constant is not None}
         self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
         self.writes = WriteSummary(self.cfg.rpo, self.cfg)
+        self.partials: dict[tuple[SSAValue, Attribute], tuple[SSAValue, int | None]] = {}
+        """In a team: thread-private sums of adjoints for shared memory (see `_partial`)."""
+        self.owned: set[SSAValue] = set()
+        """In a team: primal pointers whose memory only this thread's iterations touch."""
+        if team and (reads := reads_into_shadows(self.cfg, self.info.shadowed)) is not None:
+            self.owned = {op.ptr for op in owned_loads(self.cfg, reads)}  # type: ignore[attr-defined]
         self.views = Views(self.cfg, {n: gl.global_type for n, gl in globals_.items()})
         self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
         """The module's functions by name (callee attributes: what a call may keep)."""
@@ -114,6 +129,9 @@ class GradientBuilder:
         self.ret_blocks = [b for b in self.cfg.rpo if isinstance(b.last_op, xllvm.ReturnOp)]
         self.dominates_returns = {b for b in self.cfg.rpo if all(self.cfg.dominates(b, r) for r in self.ret_blocks)}
         self.pos: Position | None = None
+        self.fwd_block: Block | None = None
+        self.keyed_slots: dict[tuple[bool, object], SSAValue] = {}
+        """The primal block the forward sweep is copying."""
         self.e: LLVMEmitter = None  # type: ignore[assignment]
         self.sweeps = Sweeps(self)
         self.caching = Caching(self, mincut, plan)
@@ -155,7 +173,8 @@ class GradientBuilder:
         """The gradient function (combined mode), or the augmented and reverse functions; in a
         planning run (the minimum cut's first), nothing: only what the rules asked for."""
         for op in self.info.unshadowed_stores:
-            self._fail_unshadowed_store(op)
+            if read_back_with_derivative(self.cfg, self.info, op, self.ret_activity):
+                self._fail_unshadowed_store(op)
         for op in self.info.unshadowed_pointers:
             self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
                           "memory that has one: derivatives would be read and written through it in the primal data",
@@ -177,13 +196,20 @@ class GradientBuilder:
                 primal.append(t)
         seed = [ftype.output] if self.ret_activity == "active" else []
         buffer = [ext.LLVMPointerType()] if self.tape.in_buffer else []
-        self.g_entry = entry = Block(arg_types=primal + buffer if self.split else primal + seed)
+        team = [ext.LLVMPointerType()] if self.team else []
+        self.g_entry = entry = Block(arg_types=primal + buffer + team if self.split else primal + seed)
         self.active_args = self._map_parameters(entry, self.values, self.shadows)
         self.seed = None if self.split else (entry.args[-1] if seed else None)
+        if self.team:
+            self.f_team_memory = entry.args[-1]
+            self.f_team_memory.name_hint = "team"
         if self.split:
-            self.r_entry = Block(arg_types=[*primal, *seed, ext.LLVMPointerType()])
+            self.r_entry = Block(arg_types=[*primal, *seed, *team, ext.LLVMPointerType()])
             self._map_parameters(self.r_entry, self.rparam, self.rshadow)
-            self.seed = self.r_entry.args[-2] if seed else None
+            self.seed = self.r_entry.args[len(primal)] if seed else None
+            if self.team:
+                self.r_team_memory = self.r_entry.args[-2]
+                self.r_team_memory.name_hint = "team"
             self.tape.tape_in = self.r_entry.args[-1]
             self.tape.tape_in.name_hint = "tape"
             self.tape.allocate()
@@ -377,8 +403,94 @@ class GradientBuilder:
             raise AssertionError(f"adjoint of {v.type} accumulated with {delta.type}")
         self.e.insert(ad.AccumulateOp(self._slot(v), delta))
 
-    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None) -> None:
-        self.e.insert(ad.AccumulateOp(shadow_ptr, delta, alignment=alignment))
+    def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None,
+                          primal: SSAValue | None = None) -> None:
+        """Add `delta` into shadow memory; in a team, atomically unless the memory is this
+        thread's own (its stack frame, its heap allocations, or shared memory that only its
+        iterations of a worksharing loop touch: `xenzyme.analysis.ownership`), which `primal`,
+        the primal pointer whose shadow this is, tells."""
+        if not self.team or primal is not None and not self.shared(primal):
+            self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="plain", alignment=alignment))
+        elif primal is not None and (partial := self._partial(primal, delta.type, alignment)) is not None:
+            self.e.insert(ad.AccumulateOp(partial, delta, mode="plain"))
+        else:
+            self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="atomic", alignment=alignment))
+
+    def _partial(self, p: SSAValue, t: Attribute, alignment: int | None) -> SSAValue | None:
+        """This thread's partial sum of the adjoints for the shared memory at `p`, added to the
+        shadow once, atomically, when the reverse sweep ends (`add_partials`) instead of by an
+        atomic update each time: for adjoints added inside a loop, to memory at an address fixed
+        for the whole call (defined in the entry block) that nothing in the function may write
+        (so that nothing reads or resets its shadow before the end)."""
+        key = (p, t)
+        if key in self.partials:
+            return self.partials[key][0]
+        assert self.pos is not None
+        fixed = p.owner is self.cfg.entry if isinstance(p, BlockArgument) else p.owner.parent_block() is self.cfg.entry
+        if (self.cfg.loop_of.get(self.pos.primal) is None or not fixed
+                or self.writes.may_write(underlying_objects(p, self.cfg))):  # fmt: skip
+            return None
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        slot = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()], properties={"elem_type": t})
+        slot.res.name_hint = "partial"
+        zero = zero_constant(t, negative=True)
+        self.rev_entry_ops += [one, slot, zero, ext.StoreOp(zero.results[0], slot.res)]
+        self.partials[key] = (slot.res, alignment)
+        return slot.res
+
+    def add_partials(self) -> None:
+        """At the end of the reverse sweep: each partial sum into its shadow (see `_partial`)."""
+        for (p, t), (slot, alignment) in self.partials.items():
+            total = self.e.insert(xllvm.LoadOp(slot, t))
+            self.e.insert(ad.AccumulateOp(self.shadow(p), total, mode="atomic", alignment=alignment))
+
+    def shared(self, p: SSAValue) -> bool:
+        return self.team and p not in self.owned and not self._private(p)
+
+    def _private(self, ptr: SSAValue) -> bool:
+        """Whether `ptr` points only into memory no other thread of the team reaches: stack
+        slots and heap blocks this function made, whose addresses do not escape it."""
+        roots = pointer_roots(ptr, self.cfg)
+        return bool(roots) and all(
+            isinstance(r.owner, xllvm.AllocaOp)
+            or isinstance(r.owner, xllvm.CallOp) and allocator_of(r.owner) is not None
+            and not allocation_escapes(r, self.cfg, self.functions)
+            for r in roots
+        )  # fmt: skip
+
+    # ---- values kept from the forward sweep for the reverse sweep ------------------------
+
+    def save(self, key: object, value: SSAValue) -> None:
+        """Keep the forward-sweep value `value` for the reverse sweep under `key` (a cache pushed
+        where it is defined, popped where the reverse sweep passes the op being augmented)."""
+        assert self.fwd_block is not None
+        self.caching.register(("saved", key), value, self.fwd_block)
+
+    def stack_slot(self, t: Attribute, key: object = None) -> SSAValue:
+        reverse = self.pos is not None and self.split
+        if key is not None and (reverse, key) in self.keyed_slots:
+            return self.keyed_slots[(reverse, key)]
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                       properties={"elem_type": t})  # fmt: skip
+        if reverse:
+            self.rev_entry_ops += [one, alloca]
+        else:
+            self.fwd_entry_ops += [one, alloca]
+        if key is not None:
+            self.keyed_slots[(reverse, key)] = alloca.res
+        return alloca.res
+
+    def restore(self, key: object) -> SSAValue:
+        """The value `save` kept under `key`, at the current point of the reverse sweep."""
+        return self.caching.peek(("saved", key))
+
+    def team_memory_here(self) -> SSAValue | None:
+        """The team's shared memory, in the function being built at the current point."""
+        return self.r_team_memory if self.pos is not None and self.split else self.f_team_memory
+
+    def team_memory(self) -> SSAValue | None:
+        return self.team_memory_here()
 
     def get(self, v: SSAValue) -> SSAValue:
         assert self.pos is not None

@@ -37,6 +37,7 @@ from xenzyme.analysis.cfg import AffineIV, Loop, TripCount, affine_iv, defining_
 from xenzyme.analysis.types import size_align
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules import rule_for
 from xenzyme.rules.emitter import PURE_CALL_ATTRS, LLVMEmitter
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.llvm import FUNCTION_LIKE_ATTR
@@ -208,6 +209,8 @@ class Caching:
         minimum cut, divisions and cheap math functions too (the cut weighs them against caches
         by bytes only, so a function as costly as `exp` is cached rather than called again)."""
         if isinstance(op, RECOMPUTABLE):
+            return True
+        if (rule := rule_for(op)) is not None and rule.recomputable:
             return True
         if not self.mincut:
             return False

@@ -79,6 +79,17 @@ class ReverseCalls:
         gen = self.g.generator
         return gen is not None and op in gen.unresolved_calls
 
+    def team_split(self, fn: xllvm.FuncOp, acts: list[str]) -> tuple[str, str]:
+        """The augmented and reverse functions of `fn`, run by every thread of a team (the body
+        of a parallel region): they take the team's memory after their arguments."""
+        g = self.g
+        assert g.generator is not None
+        return g.generator.split_functions(fn, acts, "none", team=True)
+
+    def function(self, name: str) -> xllvm.FuncOp | None:
+        g = self.g
+        return g.generator.symbols.function(name) if g.generator is not None else g.functions.get(name)
+
     def through_pointer(self, op: Operation) -> bool:
         """A direct call that replaced a call through a function pointer."""
         gen = self.g.generator
@@ -123,7 +134,7 @@ class ReverseCalls:
         custom = g.hints.gradients.get(fn.sym_name.data)
         if custom is not None:
             return CallPlan(acts, ret, *self._custom_augment(op, fn, acts, ret, custom))
-        aug, rev = g.generator.split_functions(fn, acts, ret)
+        aug, rev = g.generator.split_functions(fn, acts, ret, team=g.team)
         return CallPlan(acts, ret, aug, rev)
 
     def _custom_augment(self, op: xllvm.CallOp, fn: xllvm.FuncOp, acts: list[str], ret: str,
@@ -205,6 +216,8 @@ class ReverseCalls:
             args.append(g.values[o])
             if ad.has_shadow(a):
                 args.append(g.fwd_shadow(o))
+        if g.team and g.hints.gradients.get(fn.sym_name.data) is None:
+            args.append(g.f_team_memory)  # type: ignore[arg-type]
         fields = augmented_fields(fn.function_type, plan.ret_activity)
         call = e.insert(call_op(plan.augmented, args, ext.LLVMStructType.from_type_list(fields)))
         call.owner.location = op.location  # type: ignore[union-attr]
@@ -239,6 +252,8 @@ class ReverseCalls:
             r = op.returned
             assert r is not None
             args.append(g.adjoint(r) or e.zero(r.type))
+        if g.team and g.hints.gradients.get(plan_callee(op)) is None:
+            args.append(g.team_memory_here())  # type: ignore[arg-type]
         args.append(g.caching.peek(("tape", op)))
         rtype = ad.derivative_result_type([o.type for o in actives])
         res = e.insert(call_op(plan.reverse, args, rtype))
@@ -291,6 +306,11 @@ class ReverseCalls:
             if r in g.info.shadowed:
                 g.shadows[r] = g.values[r]
         self.trapped_calls.add(op)
+
+
+def plan_callee(op: Operation) -> str:
+    assert isinstance(op, xllvm.CallOp) and op.callee is not None
+    return op.callee.string_value()
 
 
 def _holds_pointer(t: Attribute) -> bool:

@@ -63,19 +63,21 @@ class GradientGenerator:
         self.module.body.block.insert_op_after(gfn, fn)
         return name
 
-    def split_functions(self, fn: xllvm.FuncOp, acts: list[str], ret: str, tape_buffer: bool = False) -> tuple[str, str]:
+    def split_functions(self, fn: xllvm.FuncOp, acts: list[str], ret: str, tape_buffer: bool = False,
+                        team: bool = False) -> tuple[str, str]:
         """Names of `fn`'s augmented forward and reverse functions for these activities,
         generating them the first time.  Names are fixed before the bodies are built, so a
         recursive function's halves call themselves.  With `tape_buffer` the augmented function
         takes the memory for its tape as its last argument (split-mode requests with
-        `enzyme_allocated`)."""
-        key = (fn.sym_name.data, tuple(acts), ret, "buffer" if tape_buffer else "split")
+        `enzyme_allocated`).  With `team`, the functions run on every thread of a team (a
+        parallel region's body, and what it calls): see `GradientBuilder.team`."""
+        key = (fn.sym_name.data, tuple(acts), ret, "buffer" if tape_buffer else "team" if team else "split")
         if key in self.split_generated:
             return self.split_generated[key]
         names = (self.symbols.fresh_name(f"augmented_{fn.sym_name.data}"), self.symbols.fresh_name(f"reverse_{fn.sym_name.data}"))
         self.split_generated[key] = names
         self.symbols.reserved.update(names)
-        funcs, builder = self._build(fn, acts, ret, names, split=True, tape_buffer=tape_buffer)
+        funcs, builder = self._build(fn, acts, ret, names, split=True, tape_buffer=tape_buffer, team=team)
         layout = size_align(builder.tape_type) if builder.tape_type is not None and builder.caching.all_caches else (0, 1)
         assert layout is not None
         self.tape_sizes[names] = layout[0]
@@ -86,7 +88,7 @@ class GradientGenerator:
         return names
 
     def _build(self, fn: xllvm.FuncOp, acts: list[str], ret: str, name: str | tuple[str, str], split: bool,
-               tape_buffer: bool = False) -> tuple[list[xllvm.FuncOp], GradientBuilder]:
+               tape_buffer: bool = False, team: bool = False) -> tuple[list[xllvm.FuncOp], GradientBuilder]:
         """Build a gradient; with the minimum cut, twice: once recording which primal values
         the reverse sweep needs (callees are generated then, once), then with the caches the
         cut chooses.  Returns the functions and the builder that made them."""
@@ -94,12 +96,12 @@ class GradientGenerator:
         plan = None
         if self.mincut:
             recorder = GradientBuilder(self.module, prepared, acts, ret, name, self.filename, self, split,  # type: ignore[arg-type]
-                                      tape_buffer=tape_buffer, mincut=True)  # fmt: skip
+                                      tape_buffer=tape_buffer, mincut=True, team=team)  # fmt: skip
             recorder.build()
             plan = recorder.caching.plan_caches()
             recorder.discard()
         builder = GradientBuilder(self.module, prepared, acts, ret, name, self.filename, self, split,  # type: ignore[arg-type]
-                                 tape_buffer=tape_buffer, mincut=self.mincut, plan=plan)  # fmt: skip
+                                 tape_buffer=tape_buffer, mincut=self.mincut, plan=plan, team=team)  # fmt: skip
         return builder.build(), builder
 
     def _prepared(self, fn: xllvm.FuncOp) -> xllvm.FuncOp:

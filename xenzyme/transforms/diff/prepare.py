@@ -186,7 +186,7 @@ def _float_behind_bitcasts(op: xllvm.LoadOp | ext.StoreOp) -> Attribute | None:
     """The float an integer access moves when its value is a float's bits and nothing else:
     loaded only to be bitcast to that float, or bitcast from it only to be stored."""
     if isinstance(op, xllvm.LoadOp):
-        users = [u.operation for u in op.results[0].uses]
+        users = ext.real_users(op.results[0])
         if not users or not all(isinstance(c, xllvm.BitcastOp) for c in users):
             return None
         floats = {c.results[0].type for c in users}

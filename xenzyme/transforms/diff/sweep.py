@@ -92,8 +92,10 @@ class Sweeps:
             g.F[b] = fb
         for b in cfg.rpo:
             g.e = LLVMEmitter(Builder(InsertPoint.at_end(g.F[b])), g.module)
+            g.fwd_block = b
             for op in list(b.ops)[:-1]:
                 self._forward_op(op)
+        g.fwd_block = None
         for b in cfg.rpo:
             self._forward_terminator(b)
         for b, tok in self.token.items():
@@ -273,6 +275,7 @@ class Sweeps:
 
     def _return_gradient(self) -> None:
         g = self.g
+        g.add_partials()
         e = g.e
         grads = [g.adjoint(a) or e.zero(a.type) for a in g.active_args]
         if not grads:

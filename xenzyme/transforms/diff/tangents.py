@@ -26,7 +26,7 @@ from typing import NoReturn
 
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, VectorType, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ModuleOp, VectorType, i64
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -45,7 +45,7 @@ from xenzyme.rules.llvm_calls import copy_call
 from xenzyme.transforms.diff.builder import inherited_attributes
 from xenzyme.transforms.diff.calls import _unpack
 from xenzyme.transforms.diff.errors import fail_at, irreducible, location_of
-from xenzyme.transforms.diff.prepare import copy_byval_arguments, retype_float_accesses
+from xenzyme.transforms.diff.prepare import copy_byval_arguments, prepend, retype_float_accesses
 from xenzyme.transforms.diff.symbols import ModuleSymbols
 
 
@@ -119,6 +119,7 @@ class TangentBuilder:
         self.tan: dict[SSAValue, list[SSAValue]] = {}
         self.sh: dict[SSAValue, list[SSAValue]] = {}
         self.F: dict[Block, Block] = {}
+        self.entry_ops: list[Operation] = []
         self.e: LLVMEmitter = None  # type: ignore[assignment]
 
     # ---- errors ---------------------------------------------------------------------------
@@ -189,6 +190,7 @@ class TangentBuilder:
             for op in list(b.ops)[:-1]:
                 self._op(op)
             self._terminator(b)
+        prepend(self.F[self.cfg.entry], self.entry_ops)
         rtype = result_type(ftype.output, self.ret_activity, n) or ext.LLVMVoidType()
         fn = xllvm.FuncOp(
             self.name,
@@ -229,6 +231,14 @@ class TangentBuilder:
             return s
         return [self.values[p]] * self.width
 
+    def stack_slot(self, t: Attribute) -> SSAValue:
+        """A stack slot of type `t` in the tangent function's entry."""
+        one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+        alloca = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                       properties={"elem_type": t})  # fmt: skip
+        self.entry_ops += [one, alloca]
+        return alloca.res
+
     def set_shadows(self, p: SSAValue, shadows: Sequence[SSAValue]) -> None:
         """Record the shadows of the pointer result `p`."""
         assert len(shadows) == self.width
@@ -248,12 +258,13 @@ class TangentBuilder:
 
     def shadow_global(self, op: xllvm.AddressOfOp, k: int) -> str | None:
         """The name of the k-th shadow of the global `op` takes the address of (made once);
-        None for the address of a function (its own shadow)."""
+        None for the address of a function (its own shadow).  Tangents have globals of their own:
+        reverse mode's shadow globals hold adjoints, which must start at zero."""
         name = op.global_name.string_value()
         g = self.globals.get(name)
         if g is None:
             return None
-        sname = f"{name}.shadow" if k == 0 else f"{name}.shadow{k}"
+        sname = f"{name}.tangent" if k == 0 else f"{name}.tangent{k}"  # (not reverse mode's `.shadow`)
         self.gen.symbols.shadow_global(g, sname)
         return sname
 
@@ -406,6 +417,13 @@ class TangentCalls:
         call.location = op.location
         b.e.b.insert(call)
         return call.results[0] if call.results else None  # type: ignore[return-value]
+
+    def function(self, name: str) -> xllvm.FuncOp | None:
+        return self.b.gen.symbols.function(name)
+
+    def tangent_name(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> str:
+        """The tangent function of `fn` for these activities (at the builder's width)."""
+        return self.b.gen.tangent_function(fn, acts, ret, self.b.width)
 
     def tangent(self, op: Operation, fn: xllvm.FuncOp) -> None:
         """A call to a function of this module, replaced by a call to its tangent function."""

@@ -20,6 +20,6 @@ define void @g(ptr %p, ptr %dp, double %x) {
 }
 
 ; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f in forward mode: an integer cmpxchg writes floating-point data with a derivative; forward mode cannot carry its tangent
-; CHECK-NEXT: note: in: %r = llvm.cmpxchg %p, %o, %b seq_cst seq_cst {{.*}} : !llvm.ptr, i64
+; CHECK-NEXT: note: in: %r = cmpxchg ptr %p, i64 %o, i64 %b seq_cst seq_cst, align 8
 ; CHECK-NEXT: note: use atomicrmw fadd/fsub/xchg on the floating-point type, or plain loads and stores outside parallel code
 ; CHECK-NOT:  Traceback

@@ -31,6 +31,6 @@ define void @g(double %x, ptr %o) {
 !8 = !DILocation(line: 5, column: 8, scope: !4)
 
 ; CHECK:      xenzyme-opt: error: prog.c:5:8: cannot differentiate @f in forward mode: a value with a derivative is stored into memory that has no shadow
-; CHECK-NEXT: note: in: llvm.store %m, %out {{.*}} : f64, !llvm.ptr
+; CHECK-NEXT: note: in: store double %m, ptr %out, align 8
 ; CHECK-NEXT: note: mark the pointer argument enzyme_dup (with a shadow), or the stored value enzyme_const
 ; CHECK-NOT:  Traceback

@@ -29,5 +29,5 @@ define double @g(double %x, i64 %n) {
 }
 
 ; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f: an alloca inside a loop holds active data; hoist it out of the loop
-; CHECK-NEXT: note: in: %tmp = llvm.alloca %{{.*}} x f64 {alignment = 8 : i64} : (i32) -> !llvm.ptr
+; CHECK-NEXT: note: in: %tmp = alloca double, i32 1, align 8
 ; CHECK-NOT:  Traceback
