@@ -73,14 +73,19 @@ class ModuleSymbols:
     def clear_global_shadows(self, before: Operation) -> None:
         """Derivatives held in global memory start at zero in each derivative a program asks
         for: before the call of a top-level gradient or tangent function, the shadows of the
-        globals are cleared, so that what an earlier call left there (adjoints of a global read
-        and never written, tangents of one written) cannot leak into this one."""
+        globals (reverse mode's and forward mode's) are cleared, so that what an earlier call
+        left there (adjoints of a global read and never written, tangents of one written)
+        cannot leak into this one."""
         block = before.parent_block()
         assert block is not None
         globals_ = self.globals()
         for name, g in globals_.items():
-            base = name.rsplit(".shadow", 1)[0] if ".shadow" in name else None
-            if base not in globals_ or name.rsplit(".shadow", 1)[1] not in ("", *map(str, range(1, 64))):
+            # (reverse mode's `NAME.shadow`, forward mode's `NAME.tangent`, and their vector lanes)
+            suffix = next((s for s in (".shadow", ".tangent") if s in name), None)
+            if suffix is None:
+                continue
+            base, lane = name.rsplit(suffix, 1)
+            if base not in globals_ or lane not in ("", *map(str, range(1, 64))):
                 continue
             layout = size_align(g.global_type)
             if layout is None or g.constant is not None:
