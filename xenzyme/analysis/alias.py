@@ -253,14 +253,18 @@ def pointers_without_shadows(cfg: CFG, shadowed: set[SSAValue]) -> list[Operatio
     lead to floating-point data: the shadow memory would hold the primal pointer itself, and
     derivatives written or read through it would go into, or come from, the primal data (a
     constant argument's array, a global) -- silently wrong.  (Null, functions, and memory known
-    to hold integers only are fine.)"""
+    to hold integers only are fine, and so are the slots of the variables a parallel region
+    captures: the parallel-region rules give those their shadows.)"""
     from xenzyme.analysis.types import FLOAT, MIXED, UNKNOWN_KIND, memory_contents
 
     out: list[Operation] = []
     module = None
+    captured = {o for b in cfg.rpo for op in b.ops if isinstance(op, par.ParallelOp) for o in op.operands}
     for b in cfg.rpo:
         for op in b.ops:
             if not isinstance(op, ext.StoreOp) or op.ptr not in shadowed or op.value in shadowed:
+                continue
+            if captured and captured & set(pointer_roots(op.ptr, cfg)):
                 continue
             v = op.value
             if not isinstance(v.type, ext.LLVMPointerType):
