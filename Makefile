@@ -6,7 +6,7 @@ TOOLS   := $(VENV)/.toolchain
 BENCH_STAMP := $(VENV)/.installed-bench
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test lit pytest bench clean
+.PHONY: setup demo test lit pytest sanitize bench clean
 
 setup: $(STAMP) $(TOOLS)
 
@@ -31,6 +31,11 @@ lit: setup
 
 pytest: setup
 	$(PYTHON) -m pytest -q tests
+
+# AddressSanitizer and LeakSanitizer on every gradient program at -O0, -O2 and -O3 (`make test`
+# runs a quarter of them at -O2).
+sanitize: setup
+	XENZYME_SANITIZE=all $(PYTHON) -m pytest -q -n auto tests/test_sanitize.py
 
 # The benchmarks' peers (JAX, PyTorch, ...) and matplotlib come with the `bench` extra, installed
 # only for `make bench`.  PyTorch: its CPU-only wheel when pip's wheel directory (its find-links

@@ -13,6 +13,8 @@ command -v llvm-dis-19 >/dev/null 2>&1 || need+=(llvm-19)
 dpkg-query -W -f='${Status}' libomp-19-dev 2>/dev/null | grep -q 'install ok installed' || need+=(libomp-19-dev)
 command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 dpkg-query -W -f='${Status}' libopenmpi-dev 2>/dev/null | grep -q 'install ok installed' || need+=(libopenmpi-dev)
+# AddressSanitizer's runtime, for tests/test_sanitize.py
+dpkg-query -W -f='${Status}' libclang-rt-19-dev 2>/dev/null | grep -q 'install ok installed' || need+=(libclang-rt-19-dev)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -254,7 +254,8 @@ static double f(double x) { return rsqrt((float)x) * x; }
 double df(double x) { return __enzyme_autodiff((void *)f, x); }
 """,
         9,
-        ("cannot differentiate @f", "changed as an integer (type punning)", "= bitcast i32 ", "note: compute with floating-point"),
+        ("cannot differentiate @f", "changed, passed or returned as an integer (type punning)", "= bitcast i32 ",
+         "note: compute with floating-point"),
     ),
     Case(
         "type_punning_in_memory",
@@ -560,6 +561,25 @@ double a(double x) {
         4,
         ("invalid __enzyme_augmentfwd call: cannot cast return type of the augmented forward pass",
          "to the call's return type f64", "the tape (unless enzyme_allocated keeps it in a buffer), the primal return"),
+    ),
+    Case(
+        # The shadow struct would hold the primal pointer: the derivative of data[0] would be
+        # added to w itself.
+        "unshadowed_pointer_stored_into_shadowed_memory",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+extern int enzyme_dup, enzyme_const;
+struct S { double *data; double scale; };
+__attribute__((noinline)) static double use(struct S *s) { return s->data[0] * s->scale; }
+static double f(struct S *s, double *w) {
+  s->data = w;
+  return use(s);
+}
+void df(struct S *s, struct S *ds, double *w) { __enzyme_autodiff((void *)f, enzyme_dup, s, ds, enzyme_const, w); }
+""",
+        6,
+        ("cannot differentiate @f", "a pointer without a shadow (to memory that may hold floating-point data) is "
+         "stored into memory that has one", "store ptr", "note: pass the memory it points to with a shadow"),
     ),
 ]
 

@@ -616,20 +616,11 @@ def _slots(params: Sequence[Parameter], shadowed: Sequence[bool], ctypes_: Seque
 
 def _differentiate(module: ModuleOp) -> None:
     """Every derivative request of the module (ours and the program's own `__enzyme_*` calls),
-    as the `enzyme` pipeline does them after its first optimisation (OpenMP's parallel regions
-    raised to `par` ops first and lowered back to libomp calls last, as there; its last
-    optimisation runs where the machine code is made)."""
-    from xenzyme.transforms.forward_diff import ForwardDiffPass
-    from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
-    from xenzyme.transforms.lower_par import LowerParPass
-    from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
-    from xenzyme.transforms.raise_openmp import RaiseOpenMPPass
-    from xenzyme.transforms.reverse_diff import ReverseDiffPass
+    as the `enzyme` pipeline does them after its first optimisation (done by `_prepare`); its
+    last optimisation runs where the machine code is made."""
+    from xenzyme.transforms.enzyme import EnzymePass
 
-    passes = (RaiseEnzymeCallsPass(), RaiseOpenMPPass(), ReverseDiffPass(), LowerAutodiffPass(), ForwardDiffPass(),
-              LowerParPass())  # fmt: skip
-    for p in passes:
-        p.apply(context(), module)
+    EnzymePass(preopt=0, postopt=0).apply(context(), module)
 
 
 def gradient(

@@ -20,9 +20,11 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorT
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, callee_name, pointer_roots, underlying_objects,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, pointer_roots,
+    pointers_without_shadows, returns_argument_memory, underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
+from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
 from xenzyme.dialects.autodiff import has_shadow, is_float_like, shadowed_operands
@@ -63,12 +65,15 @@ class ActivityInfo:
     unshadowed_stores: list[Operation] = field(default_factory=list)
     """Stores of varied data into memory that has no shadow (errors for the caller to report)."""
     aggregated_pointers: list[Operation] = field(default_factory=list)
-    """`insertvalue`s putting a pointer with a shadow into an aggregate value that is stored or
-    passed to another block as a whole: reverse mode follows shadows of scalar pointers only, so
-    the shadow would be lost (errors to report)."""
+    """`insertvalue`s putting a pointer with a shadow into an aggregate value that is stored as
+    a whole or has the pointer read back out after a branch: reverse mode follows shadows of
+    scalar pointers only, so the shadow would be lost (errors to report)."""
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where the bits of a varied float, after passing through integer code, become a float
     again or are stored into shadowed memory: the derivative would be lost (errors to report)."""
+    unshadowed_pointers: list[Operation] = field(default_factory=list)
+    """Stores of pointers without shadows that may lead to floats into shadowed memory (errors
+    to report: see `alias.pointers_without_shadows`)."""
 
     def is_active(self, v: SSAValue) -> bool:
         return v in self.varied and v in self.useful
@@ -85,6 +90,9 @@ def analyze_activity(
     constant_globals: set[str],
 ) -> ActivityInfo:
     info = ActivityInfo()
+    fn = cfg.entry.parent_op()
+    if fn is not None:  # (mutable globals any function may store derivatives into)
+        info.shadowed_objects |= shadowed_globals(fn) - constant_globals
     for arg, act in zip(args, activities, strict=True):
         if act == "active" and carries_derivative(arg.type):
             info.varied.add(arg)
@@ -95,10 +103,11 @@ def analyze_activity(
         # The caller receives a shadow of what is returned: the memory returned needs one.
         for b in cfg.rpo:
             if isinstance(b.last_op, xllvm.ReturnOp) and b.last_op.arg is not None:
-                _shadow_objects(info, b.last_op.arg, cfg, constant_globals)
+                _demand_shadow(info, b.last_op.arg, cfg, constant_globals)
     _forward(cfg, info, constant_globals)
     _backward(cfg, info, ret_activity)
     _reinterpretation(cfg, info)
+    info.unshadowed_pointers = pointers_without_shadows(cfg, info.shadowed)
     return info
 
 
@@ -142,9 +151,9 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
 
 
 def _aggregate_escapes(agg: SSAValue) -> bool:
-    """Whether an aggregate value (or one made from it by inserting more) is stored to memory,
-    passed to another block, or has a pointer read out of it.  (Aggregates passed to calls and
-    returned are judged by the call and return rules.)"""
+    """Whether an aggregate value (or one made from it by inserting more, or a block argument it
+    is passed to) is stored to memory or has a pointer read out of it.  (Aggregates passed to
+    calls and returned are judged by the call and return rules.)"""
     work, seen = [agg], set()
     while work:
         v = work.pop()
@@ -158,8 +167,11 @@ def _aggregate_escapes(agg: SSAValue) -> bool:
             elif isinstance(user, xllvm.ExtractValueOp):
                 if _holds_pointer(user.res.type):
                     return True
-            elif isinstance(user, ext.StoreOp) or user.successors:
+            elif isinstance(user, ext.StoreOp):
                 return True
+            elif user.successors:  # (on to the block it is passed to)
+                for dest, values in ext.successor_operands(user):
+                    work += [arg for value, arg in zip(values, dest.args, strict=False) if value is v]
     return False
 
 
@@ -307,16 +319,19 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     any_shadowed = any(o in shadowed for o in op.operands)
     # What a call returns may be computed from memory it reads through shadowed pointers.
     reads_memory = isinstance(op, xllvm.CallOp | ext.InvokeOp | xllvm.CallIntrinsicOp | par.ParallelOp)
+    # A callee using a global that may hold derivatives reads or writes them unseen.
+    touches = reads_memory and touches_shadowed_globals(op)
+    any_varied = any_varied or touches
     # A pointer a call returns may lead to memory holding what it received (a node that stores
     # a varied argument): it gets a shadow, which the callee's derivative provides.
-    shadow_results = any_shadowed or (reads_memory and any_varied)
+    shadow_results = any_shadowed or (reads_memory and any_varied and not returns_argument_memory(op))
     for r in op.results:
         changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), shadow_results)
     if isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (any_shadowed or any_varied):
         # A callee may store what it received (varied values, or data read through shadowed
         # pointers) through any pointer argument it may write: that memory needs a shadow.
         for i, o in enumerate(op.operands):
-            if not is_pointer_like(o.type) or _call_reads_only(op, i):
+            if not is_pointer_like(o.type) or _call_reads_only(op, i) or call_reads_only_argument(op, i):
                 continue
             for obj in underlying_objects(o, cfg):
                 if obj is UNKNOWN or isinstance(obj, BlockArgument) or obj in info.shadowed_objects:
@@ -419,7 +434,10 @@ def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
                 add(op.value)
             elif (stored := atomically_stored(op)) is not None and stored[1] in info.shadowed:
                 add(stored[0])
-            elif isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and any(o in info.shadowed for o in op.operands):
+            elif isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (
+                any(o in info.shadowed for o in (*op.operands, *op.results)) or touches_shadowed_globals(op)
+            ):
+                # (a pointer the call returns may lead to memory holding what it received)
                 for o in op.operands:
                     add(o)
     defs: dict[SSAValue, Operation | Block] = {}
@@ -490,4 +508,8 @@ def _is_sink(op: Operation, info: ActivityInfo, tainted: set[SSAValue]) -> bool:
         return op.operands[0] in tainted and carries_derivative(op.results[0].type)
     if isinstance(op, ext.StoreOp):
         return op.value in tainted and op.ptr in info.shadowed
+    if isinstance(op, xllvm.ReturnOp):
+        return op.arg is not None and op.arg in tainted  # (the caller may make a float of it again)
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+        return defined_callee(op) is not None and any(o in tainted for o in op.operands)
     return False

@@ -10,11 +10,13 @@ instead of being cached: it can when nothing in the function may write what it r
 
 from __future__ import annotations
 
+import re
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, get_effects
 
@@ -41,21 +43,78 @@ class Allocator:
     size_args: tuple[int, ...]
     """Arguments whose product is the size in bytes."""
     deallocator: str
-    dealloc_args: tuple[int, ...] = ()
-    """Arguments of the allocation passed to the deallocator after the pointer (alignment)."""
+    dealloc_args: tuple[int, ...] = (-1,)
+    """What the deallocator is called with, in order: -1 the pointer, k the allocation's
+    argument k (the alignment of an aligned `new`, the size and alignment Rust's allocator
+    wants back)."""
+    zeroed: bool = False
+    """The memory comes zeroed (calloc)."""
 
 
 ALLOCATORS = {
     "malloc": Allocator((0,), "free"),
-    "calloc": Allocator((0, 1), "free"),
+    "calloc": Allocator((0, 1), "free", zeroed=True),
     "aligned_alloc": Allocator((1,), "free"),
     "valloc": Allocator((0,), "free"),
     "_Znwm": Allocator((0,), "_ZdlPv"),
     "_Znam": Allocator((0,), "_ZdaPv"),
-    "_ZnwmSt11align_val_t": Allocator((0,), "_ZdlPvSt11align_val_t", (1,)),
-    "_ZnamSt11align_val_t": Allocator((0,), "_ZdaPvSt11align_val_t", (1,)),
+    "_ZnwmSt11align_val_t": Allocator((0,), "_ZdlPvSt11align_val_t", (-1, 1)),
+    "_ZnamSt11align_val_t": Allocator((0,), "_ZdaPvSt11align_val_t", (-1, 1)),
 }
 """C's allocation functions and C++'s operator new (plain, array, aligned)."""
+
+_RUST = re.compile(r"^(?P<prefix>.*?)(?P<len>\d*)(?P<stem>_{2,3}rust_)(?P<what>alloc_zeroed|alloc|realloc|dealloc)$")
+"""Rust's global allocator: `__rust_alloc(size, align)`, `__rust_alloc_zeroed(size, align)`,
+`__rust_realloc(ptr, old_size, align, new_size)`, `__rust_dealloc(ptr, size, align)`, under
+rustc's mangled names (`_RNvCs..._7___rustc12___rust_alloc`: v0 mangling, a length before
+each name)."""
+
+
+def rust_allocator_function(name: str, what: str) -> str | None:
+    """The name of Rust's allocator function `what` (alloc, dealloc, realloc, alloc_zeroed)
+    spelled as `name`, another of them, is (same crate, same mangling); None if `name` is none
+    of them."""
+    m = _RUST.match(name)
+    if m is None or rust_allocator_kind(name) is None:
+        return None
+    tail = f"{m['stem']}{what}"
+    return f"{m['prefix']}{_v0_length(m['stem'], what) if m['len'] else ''}{tail}"
+
+
+def _v0_length(stem: str, what: str) -> int:
+    """The length v0 mangling writes before `__rust_<what>` (after it, a `_` separator: the
+    identifier starts with an underscore)."""
+    return len(stem) - 1 + len(what)
+
+
+def rust_allocator_kind(name: str) -> str | None:
+    """alloc, alloc_zeroed, realloc or dealloc for Rust's allocator functions, else None."""
+    m = _RUST.match(name)
+    if m is None or (m["len"] and int(m["len"]) != _v0_length(m["stem"], m["what"])):
+        return None
+    if not m["len"] and (m["prefix"] or m["stem"] != "__rust_"):
+        return None
+    return m["what"]
+
+
+def _module_allocators(op: Operation) -> dict[str, Allocator]:
+    """The allocators the module registers (`__enzyme_allocation_like`), by name."""
+    from xenzyme.analysis.hints import Hints
+
+    module = module_of(op)
+    if module is None:
+        return {}
+    found = _CUSTOM.get(module)
+    if found is None:
+        hints = Hints.of(module)
+        found = _CUSTOM[module] = {
+            a.function: Allocator((a.size_arg,), a.deallocator, a.dealloc_args)
+            for a in (hints.allocators.values() if hints is not None else ())
+        }  # fmt: skip
+    return found
+
+
+_CUSTOM: weakref.WeakKeyDictionary[Operation, dict[str, Allocator]] = weakref.WeakKeyDictionary()
 
 DEALLOCATORS = {
     "free", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
@@ -71,10 +130,221 @@ def callee_name(op: Operation) -> str | None:
     return None
 
 
-def allocator_of(op: Operation) -> Allocator | None:
-    """How `op` allocates, if it is a call to a heap allocation function."""
+_ORIGIN: weakref.WeakKeyDictionary[Operation, ModuleOp] = weakref.WeakKeyDictionary()
+
+
+def remember_module(fn: Operation, module: ModuleOp) -> None:
+    """`fn`, a copy of a function kept outside the module (a prepared copy being
+    differentiated), belongs to `module`: analyses of its calls and globals look there."""
+    _ORIGIN[fn] = module
+
+
+def module_of(op: Operation) -> ModuleOp | None:
+    """The module `op` is in, or that the detached function holding it belongs to."""
+    top = op.get_toplevel_object()
+    return top if isinstance(top, ModuleOp) else _ORIGIN.get(top)
+
+
+def defined_callee(op: Operation) -> xllvm.FuncOp | None:
+    """The function with a body in this module that a direct call calls, if there is one."""
     name = callee_name(op)
-    return ALLOCATORS.get(name) if name is not None else None
+    if name is None:
+        return None
+    module = module_of(op)
+    if module is None:
+        return None
+    fn = _function_named(module, name)
+    return fn if fn is not None and fn.body.blocks else None
+
+
+_FUNCTIONS: weakref.WeakKeyDictionary[Operation, dict[str, xllvm.FuncOp | None]] = weakref.WeakKeyDictionary()
+"""Per module: its functions by name, found on first use."""
+
+
+_READ_ONLY_WORDS = ("memory(none)", "memory(read)", "readnone", "readonly")
+
+ARGUMENTS_READ_ONLY: dict[str, tuple[int, ...] | None] = {
+    "_FortranAAssign": (1, 2),
+    **{f"_FortranA{op}{s}": None for s in ("Real8", "Real4") for op in ("Sum", "Product", "Maxval", "Minval", "DotProduct")},
+}  # fmt: skip
+"""Library functions that write nothing through some pointer arguments (None: through any),
+nor through pointers in the memory those point to: flang's runtime reads descriptors of the
+arrays it copies from or reduces."""
+
+
+def call_reads_only_argument(op: Operation, index: int) -> bool:
+    """Whether a call can write neither through its `index`-th operand nor through pointers
+    found in the memory it points to: the call or the callee writes no memory at all
+    (memory(read), readonly, ...), or the callee, defined here, writes none of that memory.
+    (A parameter's own `readonly` says nothing of memory reached through loaded pointers.)"""
+    fn = None
+    name = callee_name(op)
+    if name in ARGUMENTS_READ_ONLY:
+        which = ARGUMENTS_READ_ONLY[name]
+        if which is None or index in which:
+            return True
+    if name is not None and (module := module_of(op)) is not None:
+        fn = _function_named(module, name)
+    for attrs in (op.attributes.get("fn_attrs"), fn.passthrough if fn is not None else None):
+        if isinstance(attrs, ArrayAttr) and any(
+            isinstance(a, StringAttr) and a.data.startswith(_READ_ONLY_WORDS) for a in attrs.data
+        ):
+            return True
+    return fn is not None and bool(fn.body.blocks) and not _writes_through_argument(fn, index)
+
+
+_ARGUMENT_WRITES: weakref.WeakKeyDictionary[Operation, dict[int, bool]] = weakref.WeakKeyDictionary()
+
+
+def _writes_through_argument(fn: xllvm.FuncOp, index: int) -> bool:
+    """Whether `fn` may write memory its `index`-th argument points into, or memory reachable
+    through pointers stored there (directly, or by handing such a pointer to a call that may)."""
+    memo = _ARGUMENT_WRITES.setdefault(fn, {})
+    if index in memo:
+        return memo[index]
+    memo[index] = True  # (recursion: assume it does)
+    entry = fn.body.blocks.first
+    assert entry is not None
+    try:
+        cfg = CFG(fn.body)
+    except Exception:  # noqa: BLE001 -- irreducible control flow: assume it writes
+        return True
+    # The argument, and the pointers loaded from memory reachable through it.
+    reached: set[SSAValue] = {entry.args[index]}
+    grew = True
+    while grew:
+        grew = False
+        for b in fn.body.blocks:
+            for op in b.ops:
+                if (isinstance(op, xllvm.LoadOp) and op.results[0] not in reached
+                        and reached & set(pointer_roots(op.ptr, cfg))):  # fmt: skip
+                    reached.add(op.results[0])
+                    grew = True
+    writes = False
+    for b in fn.body.blocks:
+        for op in b.ops:
+            if isinstance(op, xllvm.CallOp | ext.InvokeOp):
+                for i, o in enumerate(op.operands):
+                    if reached & set(pointer_roots(o, cfg)) and (
+                        not isinstance(op, xllvm.CallOp) or not call_reads_only_argument(op, i)
+                    ):
+                        writes = True
+                continue
+            dests = store_destinations(op)
+            if dests is None or any(reached & set(pointer_roots(d, cfg)) for d in dests):
+                writes = True
+            if isinstance(op, ext.StoreOp) and reached & set(pointer_roots(op.value, cfg)):
+                writes = True  # (the pointer kept in memory: anyone may write through it later)
+    memo[index] = writes
+    return writes
+
+
+def _function_named(module: ModuleOp, name: str) -> xllvm.FuncOp | None:
+    table = _FUNCTIONS.get(module)
+    if table is None:
+        table = _FUNCTIONS[module] = {}
+    if name not in table or (table[name] is not None and table[name].parent is None):  # type: ignore[union-attr]
+        table[name] = next((f for f in module.ops if isinstance(f, xllvm.FuncOp) and f.sym_name.data == name), None)
+    return table[name]
+
+
+def pointers_without_shadows(cfg: CFG, shadowed: set[SSAValue]) -> list[Operation]:
+    """Stores of a pointer that has no shadow into memory that has one, where the pointer may
+    lead to floating-point data: the shadow memory would hold the primal pointer itself, and
+    derivatives written or read through it would go into, or come from, the primal data (a
+    constant argument's array, a global) -- silently wrong.  (Null, functions, and memory known
+    to hold integers only are fine, and so are the slots of the variables a parallel region
+    captures: the parallel-region rules give those their shadows.)"""
+    from xenzyme.analysis.types import FLOAT, MIXED, UNKNOWN_KIND, memory_contents
+
+    out: list[Operation] = []
+    module = None
+    captured = {o for b in cfg.rpo for op in b.ops if isinstance(op, par.ParallelOp) for o in op.operands}
+    for b in cfg.rpo:
+        for op in b.ops:
+            if not isinstance(op, ext.StoreOp) or op.ptr not in shadowed or op.value in shadowed:
+                continue
+            if captured and captured & set(pointer_roots(op.ptr, cfg)):
+                continue
+            v = op.value
+            if not isinstance(v.type, ext.LLVMPointerType):
+                continue
+            roots = [r for r in pointer_roots(v, cfg) if not isinstance(r.owner, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp)]
+            if not roots:
+                continue
+            if module is None:
+                module = module_of(op)
+            globals_ = {g.sym_name.data: g for g in module.ops if isinstance(g, xllvm.GlobalOp)} if module is not None else {}
+            functions = {f.sym_name.data for f in module.ops if isinstance(f, xllvm.FuncOp)} if module is not None else set()
+            if all(isinstance(r.owner, xllvm.AddressOfOp) and r.owner.global_name.string_value() in functions for r in roots):
+                continue
+            kind, _ = memory_contents(v, cfg, cfg.rpo, {n: g.global_type for n, g in globals_.items()})
+            if kind in (FLOAT, MIXED, UNKNOWN_KIND):
+                out.append(op)
+    return out
+
+
+def returns_argument_memory(op: Operation) -> bool:
+    """Whether the function a call calls is defined here and returns only pointers into the
+    memory of its arguments (address arithmetic on them, null): the memory of its result then
+    holds derivatives only if an argument's memory does."""
+    fn = defined_callee(op)
+    if fn is None:
+        return False
+    entry = fn.body.blocks.first
+    rets = [b.last_op for b in fn.body.blocks if isinstance(b.last_op, xllvm.ReturnOp)]
+    if not rets:
+        return False
+    try:
+        cfg = CFG(fn.body)
+    except Exception:  # noqa: BLE001 -- irreducible control flow: say nothing
+        return False
+    for r in rets:
+        if r.arg is None:  # type: ignore[union-attr]
+            return False
+        for root in pointer_roots(r.arg, cfg):  # type: ignore[union-attr]
+            if isinstance(root, BlockArgument) and root.block is entry:
+                continue
+            if isinstance(root.owner, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp):
+                continue
+            return False
+    return True
+
+
+def allocator_of(op: Operation) -> Allocator | None:
+    """How `op` allocates, if it is a call to a heap allocation function: C's and C++'s, Rust's
+    global allocator, or one the module registers with `__enzyme_allocation_like`."""
+    name = callee_name(op)
+    if name is None:
+        return None
+    if (a := ALLOCATORS.get(name)) is not None:
+        return a
+    kind = rust_allocator_kind(name)
+    if kind in ("alloc", "alloc_zeroed"):
+        dealloc = rust_allocator_function(name, "dealloc")
+        assert dealloc is not None
+        return Allocator((0,), dealloc, (-1, 0, 1), zeroed=kind == "alloc_zeroed")
+    return _module_allocators(op).get(name)
+
+
+def is_deallocation(op: Operation) -> bool:
+    """Whether `op` gives heap memory back (free, delete, Rust's dealloc, a registered release);
+    its first pointer argument (`deallocated_pointer`) ends."""
+    name = callee_name(op)
+    if name is None:
+        return False
+    if name in DEALLOCATORS or rust_allocator_kind(name) == "dealloc":
+        return True
+    return any(a.deallocator == name for a in _module_allocators(op).values())
+
+
+def deallocated_pointer(op: Operation) -> SSAValue:
+    """The pointer a deallocation (`is_deallocation`) gives back."""
+    name = callee_name(op)
+    for a in _module_allocators(op).values():
+        if a.deallocator == name:
+            return op.operands[a.dealloc_args.index(-1)]
+    return op.operands[0]
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 
@@ -208,8 +478,8 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
         name = callee_name(op)
         if name in READONLY_LIBRARY or name in ALLOCATORS:
             return []
-        if name in DEALLOCATORS:
-            return [op.operands[0]]  # the object ends: what it held is gone
+        if is_deallocation(op):
+            return [deallocated_pointer(op)]  # the object ends: what it held is gone
         if _call_writes_nothing(op):
             return []
         return None
@@ -335,7 +605,7 @@ def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.Fun
                 work += op.results
             elif isinstance(op, xllvm.CallOp):
                 name = callee_name(op)
-                if name not in DEALLOCATORS and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions):
+                if not is_deallocation(op) and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions):
                     return True
             elif isinstance(op, ext.StoreOp):
                 if use.index == 0:

@@ -38,8 +38,12 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import ALLOCATORS, DEALLOCATORS, UNKNOWN, Object
+from xenzyme.analysis.alias import (
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, pointers_without_shadows,
+    returns_argument_memory, rust_allocator_kind,
+)  # fmt: skip
 from xenzyme.analysis.cfg import CFG
+from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
 from xenzyme.dialects.autodiff import has_shadow, shadowed_operands
@@ -95,6 +99,9 @@ class ForwardActivity:
     """Stores (and copies) of varied data into memory that has no shadow: errors to report."""
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where float bits with a tangent come back from integer code (errors to report)."""
+    unshadowed_pointers: list[Operation] = field(default_factory=list)
+    """Stores of pointers without shadows that may lead to floats into shadowed memory (errors
+    to report: see `alias.pointers_without_shadows`)."""
     shadow_bits: set[SSAValue] = field(default_factory=set)
     """Integers loaded through shadowed pointers, and the selects, freezes and phis of them: the
     same load from the shadow (select, ...) gives the bits of their tangents."""
@@ -126,6 +133,9 @@ class _Analysis:
 
     def run(self, args: Sequence[BlockArgument], activities: Sequence[str], return_shadow: bool) -> ForwardActivity:
         info = self.info
+        fn = self.cfg.entry.parent_op()
+        if fn is not None:  # (mutable globals any function may store tangents into)
+            info.shadowed_objects |= shadowed_globals(fn) - self.constant_globals
         for arg, act in zip(args, activities, strict=True):
             if not has_shadow(act):
                 continue
@@ -148,6 +158,7 @@ class _Analysis:
                     self.transfer(op)
         self._collect_unshadowed()
         _reinterpretation(self.cfg, info)  # type: ignore[arg-type]  (same fields as ActivityInfo)
+        info.unshadowed_pointers = pointers_without_shadows(self.cfg, info.shadowed)
         return info
 
     # ---- marking ----------------------------------------------------------------------------
@@ -310,26 +321,31 @@ class _Analysis:
         callee = op.callee.string_value() if isinstance(op, xllvm.CallOp) and op.callee is not None else None
         args = list(op.operands)
         result = op.results[0] if op.results else None
-        if callee in ALLOCATORS:
+        if allocator_of(op) is not None:
             if result is not None and result in info.shadowed_objects:
                 self.mark(result, False, True)
             return
-        if callee in ("realloc", "reallocf"):
+        if callee in ("realloc", "reallocf") or (callee is not None and rust_allocator_kind(callee) == "realloc"):
             if result is not None and (args[0] in info.shadowed or result in info.shadowed_objects):
                 self.mark(result, False, True)
                 self.shadow_objects(args[0])
             return
-        if callee in NO_STORE_FUNCTIONS:
+        if callee in NO_STORE_FUNCTIONS or is_deallocation(op):
             return
-        any_varied = any(o in info.varied for o in args)
+        any_varied = any(o in info.varied for o in args) or touches_shadowed_globals(op)
         any_shadowed = any(o in info.shadowed for o in args)
         if result is not None:
+            # A pointer the call returns may lead to memory holding what it received (a buffer
+            # the callee fills with a varied argument): it gets a shadow from the callee.
+            returned_varied = any_varied and not returns_argument_memory(op)
             self.mark(result, any_varied or any_shadowed,
-                      any_shadowed or result in info.shadowed_objects)  # fmt: skip
+                      any_shadowed or returned_varied or result in info.shadowed_objects)  # fmt: skip
         if any_varied or any_shadowed:
             # The callee may store what it received through any pointer it received.
-            for o in args:
-                if is_pointer_like(o.type) and not isinstance(o.type, VectorType):
+            for i, o in enumerate(args):
+                if is_pointer_like(o.type) and not isinstance(o.type, VectorType) and not (
+                    isinstance(op, xllvm.CallOp) and call_reads_only_argument(op, i)
+                ):
                     self.shadow_objects(o)
 
     def _collect_unshadowed(self) -> None:

@@ -13,6 +13,10 @@ need a clang that knows them; these survive plain clang):
         // (args: fn's arguments, each float or pointer followed by its tangent or shadow)
     void *__enzyme_function_like[] = {fn, "log1p"};   // differentiate fn as libm's log1p
     void *__enzyme_inactivefn[] = {fn, ...};          // fn has no derivative
+    void *__enzyme_allocation_like[4] = {alloc, (void *)SIZE, (void *)"-1,2", release};
+        // alloc returns fresh memory of as many bytes as its argument SIZE says (0-based);
+        // release frees it, called with the arguments the string lists in order: -1 for the
+        // pointer alloc returned, k for alloc's argument k
 
 Reading them is an analysis: passes ask `Hints.of(module)` and decide what to do (the rewrite
 that keeps the hinted functions from being inlined is `transforms.llvm_opt.keep_hinted_calls`).
@@ -23,13 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 
 REGISTER_GRADIENT = "__enzyme_register_gradient"
 REGISTER_DERIVATIVE = "__enzyme_register_derivative"
 FUNCTION_LIKE = "__enzyme_function_like"
 INACTIVE_FN = "__enzyme_inactivefn"
+ALLOCATION_LIKE = "__enzyme_allocation_like"
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,18 @@ class CustomDerivative:
     declared_in: str
 
 
+@dataclass(frozen=True)
+class CustomAllocator:
+    """A function the program says allocates (`__enzyme_allocation_like`), and its release."""
+
+    function: str
+    size_arg: int
+    deallocator: str
+    dealloc_args: tuple[int, ...]
+    """What `deallocator` is called with, in order: -1 the pointer, k the allocation's argument k."""
+    declared_in: str
+
+
 @dataclass
 class Hints:
     gradients: dict[str, CustomGradient] = field(default_factory=dict)
@@ -59,11 +76,20 @@ class Hints:
     like: dict[str, str] = field(default_factory=dict)
     """Function -> the libm function whose derivative it has."""
     inactive: set[str] = field(default_factory=set)
+    allocators: dict[str, CustomAllocator] = field(default_factory=dict)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    """(global, what is wrong with it): registrations that cannot be read."""
 
     @property
     def functions(self) -> set[str]:
         """Every function a hint is about (they must stay calls: not inlined)."""
-        return set(self.gradients) | set(self.derivatives) | set(self.like) | self.inactive
+        allocation = set(self.allocators) | {a.deallocator for a in self.allocators.values()}
+        return set(self.gradients) | set(self.derivatives) | set(self.like) | self.inactive | allocation
+
+    @property
+    def deallocators(self) -> dict[str, CustomAllocator]:
+        """The release functions of custom allocators, by name."""
+        return {a.deallocator: a for a in self.allocators.values()}
 
     @staticmethod
     def of(module: ModuleOp) -> Hints:
@@ -85,7 +111,59 @@ class Hints:
                     hints.like[symbols[0]] = text
             elif name.startswith(INACTIVE_FN):
                 hints.inactive.update(symbols)
+            elif name.startswith(ALLOCATION_LIKE):
+                _allocation_like(hints, g, strings)
         return hints
+
+
+def _allocation_like(hints: Hints, g: xllvm.GlobalOp, strings: dict[str, xllvm.GlobalOp]) -> None:
+    """`{alloc, (void *)SIZE, "dealloc args", release}`: read, or a problem recorded."""
+    name = g.sym_name.data
+    fields = _fields(g)
+    alloc, size, which, release = (fields.get(i) for i in range(4))
+    if not isinstance(alloc, xllvm.AddressOfOp) or not isinstance(release, xllvm.AddressOfOp):
+        hints.problems.append((name, "its first and last entries must be functions (the allocator and its release)"))
+        return
+    index = _integer(size)
+    if index is None:
+        hints.problems.append((name, "its second entry must be the index of the size argument, (void *)N"))
+        return
+    text = _string(strings.get(which.global_name.string_value())) if isinstance(which, xllvm.AddressOfOp) else None
+    try:
+        args = tuple(int(t) for t in text.split(",")) if text is not None else None
+    except ValueError:
+        args = None
+    if not args or -1 not in args:
+        hints.problems.append((name, "its third entry must be a string of the release function's arguments, "
+                                     "\"-1\" for the allocated pointer and k for the allocator's argument k (\"-1\", \"2,-1\")"))  # fmt: skip
+        return
+    fn = alloc.global_name.string_value()
+    hints.allocators[fn] = CustomAllocator(fn, index, release.global_name.string_value(), args, name)
+
+
+def _fields(g: xllvm.GlobalOp) -> dict[int, Operation]:
+    """The ops giving each element of an array initialiser (an `insertvalue` chain)."""
+    out: dict[int, Operation] = {}
+    if not g.body.blocks:
+        return out
+    for op in g.body.block.ops:
+        if isinstance(op, xllvm.InsertValueOp):
+            pos = tuple(op.position.get_values())
+            value = op.value.owner
+            if len(pos) == 1 and isinstance(value, Operation):
+                out[pos[0]] = value
+    return out
+
+
+def _integer(op: Operation | None) -> int | None:
+    """The integer a pointer-sized initialiser entry holds: `(void *)N` or null."""
+    if isinstance(op, xllvm.ZeroOp):
+        return 0
+    if isinstance(op, xllvm.IntToPtrOp):
+        c = op.operands[0].owner
+        if isinstance(c, xllvm.ConstantOp) and isinstance(c.value, IntegerAttr):
+            return c.value.value.data
+    return None
 
 
 def _addresses(g: xllvm.GlobalOp) -> list[str]:

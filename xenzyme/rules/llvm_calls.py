@@ -23,17 +23,20 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    ALLOCATORS,
-    DEALLOCATORS,
     allocation_escapes,
     allocator_of,
     callee_name,
+    deallocated_pointer,
+    is_deallocation,
+    rust_allocator_kind,
     store_destinations,
 )
 from xenzyme.analysis.callees import call_type
 from xenzyme.analysis.forward_activity import NO_STORE_FUNCTIONS, has_tangent_type, masked_kind
+from xenzyme.analysis.globals import touches_shadowed_globals
 from xenzyme.analysis.types import INTEGER, integer_access
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules import c_library, enzyme_abi, fortran_runtime, reallocation
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.emitter import PURE_CALL_ATTRS
 from xenzyme.rules.libm import math_base_name
@@ -52,6 +55,19 @@ SHADOWED_HINTS = ("madvise",)
 """Calls about memory (not its contents) that apply to the shadow memory as well."""
 
 
+LIBRARY_FAMILIES = (c_library.rule_of, reallocation.rule_of, fortran_runtime.rule_of, enzyme_abi.rule_of)
+"""Finders of the rules of library functions kept in files of their own (callee -> `OpRule`),
+consulted before the cases below: the forward sweep copies such a call unless the rule has an
+`augment` hook; `tangent` runs after the copy."""
+
+
+def library_rule(op: Operation) -> OpRule | None:
+    for find in LIBRARY_FAMILIES:
+        if (rule := find(op)) is not None:
+            return rule
+    return None
+
+
 def _inactive(ctx: AugmentContext | ReverseContext, op: Operation) -> bool:
     name = callee_name(op)
     return name is not None and (name in INACTIVE_FUNCTIONS or name in ctx.hints.inactive)
@@ -67,7 +83,9 @@ def _differentiated(ctx: AugmentContext | ReverseContext, op: Operation) -> bool
     gradient) that derivatives flow through."""
     if ctx.calls.callee(op) is None or math_rule_of(op) is not None or _inactive(ctx, op):
         return False
-    return _carries(ctx, (*op.operands, *op.results))
+    if allocator_of(op) is not None or is_deallocation(op):
+        return False  # (a function of the module registered as an allocator or its release)
+    return _carries(ctx, (*op.operands, *op.results)) or touches_shadowed_globals(op)
 
 
 # ---- reverse mode -----------------------------------------------------------------------
@@ -77,7 +95,10 @@ def _augment(ctx: AugmentContext, op: Operation) -> None:
     if ctx.calls.unresolved(op) and _carries(ctx, (*op.operands[1:], *op.results)):
         ctx.calls.trap(op)
         return
-    if _differentiated(ctx, op):
+    if (lib := library_rule(op)) is not None and lib.augment is not None:
+        lib.augment(ctx, op)
+        return
+    if _differentiated(ctx, op) and lib is None:
         ctx.calls.augment(op)
         return
     new = ctx.copy(op)
@@ -113,7 +134,7 @@ def _shadow_allocation(ctx: AugmentContext, op: xllvm.CallOp) -> SSAValue:
         e.declare("calloc", [size.type, size.type], ptr)
         return e.call_function("calloc", [one, size], ptr)
     s = e.call_function(name, args, ptr)
-    if name != "calloc":
+    if not alloc.zeroed:
         size = e.to_i64(args[alloc.size_args[0]])
         for i in alloc.size_args[1:]:
             size = e.insert(xllvm.MulOp(size, e.to_i64(args[i])))  # type: ignore[arg-type]
@@ -127,13 +148,17 @@ def _reverse(ctx: ReverseContext, op: Operation) -> None:
         return
     if ctx.calls.trapped(op):
         return  # never reached: the forward sweep stopped the program there
+    if (lib := library_rule(op)) is not None:
+        if lib.reverse is not None:
+            lib.reverse(ctx, op)
+        return
     if isinstance(op, xllvm.CallOp) and allocator_of(op) is not None:
         if ctx.shadowed(op.results[0]):
             _reverse_allocation(ctx, op)
         return
     if _inactive(ctx, op):
         return  # no derivative, by the program's word (__enzyme_inactivefn) or by its nature
-    if callee_name(op) in DEALLOCATORS:
+    if is_deallocation(op):
         return  # given back in the forward sweep; the shadow ends at its allocation's reverse
     math = math_rule_of(op)
     if not any(ctx.active(r) for r in op.results):
@@ -158,7 +183,7 @@ def _reverse_allocation(ctx: ReverseContext, op: xllvm.CallOp) -> None:
         return
     alloc = allocator_of(op)
     assert alloc is not None
-    args = [ctx.shadow(op.results[0]), *[ctx.get(op.args[i]) for i in alloc.dealloc_args]]
+    args = [ctx.shadow(op.results[0]) if i < 0 else ctx.get(op.args[i]) for i in alloc.dealloc_args]
     ctx.e.declare(alloc.deallocator, [a.type for a in args])
     ctx.e.call_function(alloc.deallocator, args)
 
@@ -220,23 +245,28 @@ def _tangent(ctx: ForwardContext, op: Operation) -> None:
         copy_call(ctx, op)
         _masked(ctx, op, kind)
         return
+    if (lib := library_rule(op)) is not None:
+        copy_call(ctx, op)
+        if lib.tangent is not None:
+            lib.tangent(ctx, op)
+        return
     if (math := math_rule_of(op)) is not None:
         copy_call(ctx, op)
         assert math.tangent is not None
         math.tangent(ctx, op)
         return
-    if callee in ALLOCATORS or callee in REALLOCATORS:
+    if allocator_of(op) is not None or _reallocation(callee):
         copy_call(ctx, op)
         _heap_allocation(ctx, op, callee)
         return
-    if callee in DEALLOCATORS or callee in SHADOWED_HINTS:
+    if is_deallocation(op) or callee in SHADOWED_HINTS:
         copy_call(ctx, op)
-        p = args[0]
+        p = deallocated_pointer(op) if is_deallocation(op) else args[0]
         if p in info.shadowed:
             for s in ctx.shadows(p):
                 ctx.e.insert(op.clone_without_regions(_operands(ctx, op, {p: s})))
         return
-    if callee in NO_STORE_FUNCTIONS or not (results_active or args_active):
+    if callee in NO_STORE_FUNCTIONS or not (results_active or args_active or touches_shadowed_globals(op)):
         copy_call(ctx, op)
         return
     custom = ctx.hints.derivatives.get(callee) if callee is not None else None
@@ -284,14 +314,19 @@ def _call_writes_nothing(op: Operation) -> bool:
     return False
 
 
+def _reallocation(callee: str | None) -> bool:
+    return callee is not None and (callee in REALLOCATORS or rust_allocator_kind(callee) == "realloc")
+
+
 def _heap_allocation(ctx: ForwardContext, op: Operation, callee: str) -> None:
     r = op.results[0]
     if r not in ctx.info.shadowed:
         return
     e = ctx.e
     out = []
+    alloc = allocator_of(op)
     for k in range(ctx.width):
-        if callee in REALLOCATORS:
+        if alloc is None:  # a reallocation: of the old buffer's shadow (the new part is written before it is read)
             old = op.operands[0]
             if old not in ctx.info.shadowed and not isinstance(old.owner, xllvm.ZeroOp):
                 ctx.fail(op, "realloc of a buffer without a shadow, whose new part receives derivatives",
@@ -299,9 +334,11 @@ def _heap_allocation(ctx: ForwardContext, op: Operation, callee: str) -> None:
             s = e.insert(op.clone_without_regions(_operands(ctx, op, {old: ctx.shadows(old)[k]})))
         else:
             s = e.insert(op.clone_without_regions(_operands(ctx, op, {})))
-            if callee != "calloc":
-                size = ctx.get(op.operands[1] if callee == "aligned_alloc" else op.operands[0])
-                e.memset_zero(s, e.to_i64(size))
+            if not alloc.zeroed:
+                size = e.to_i64(ctx.get(op.operands[alloc.size_args[0]]))
+                for i in alloc.size_args[1:]:
+                    size = e.insert(xllvm.MulOp(size, e.to_i64(ctx.get(op.operands[i]))))  # type: ignore[arg-type]
+                e.memset_zero(s, size)
         if r.name_hint:
             s.name_hint = f"d{'' if ctx.width == 1 else k}_{r.name_hint}"
         out.append(s)

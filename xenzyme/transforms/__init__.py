@@ -35,6 +35,18 @@ def _raise_enzyme_calls() -> type[ModulePass]:
     return RaiseEnzymeCallsPass
 
 
+def _restore_types() -> type[ModulePass]:
+    from xenzyme.transforms.restore_types import RestoreTypesPass
+
+    return RestoreTypesPass
+
+
+def _replace_flang_runtime() -> type[ModulePass]:
+    from xenzyme.transforms.replace_flang_runtime import ReplaceFlangRuntimePass
+
+    return ReplaceFlangRuntimePass
+
+
 def _reverse_diff() -> type[ModulePass]:
     from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
@@ -148,6 +160,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "llvm-opt": _llvm_opt,
         "raise-enzyme-calls": _raise_enzyme_calls,
+        "restore-types": _restore_types,
+        "replace-flang-runtime": _replace_flang_runtime,
         "raise-openmp": _raise_openmp,
         "lower-par": _lower_par,
         "reverse-diff": _reverse_diff,

@@ -4,6 +4,9 @@
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
+    restore-types                               floats and pointers moved as integers (between
+                                                functions, through memory, phis) get their types back
+    replace-flang-runtime                       flang's whole-array runtime calls -> loops over descriptors
     raise-openmp                                OpenMP runtime calls -> par ops
     raise-mpi                                   MPI calls -> ompi ops
     raise-nvvm                                  (GPU code) NVVM intrinsics -> the gpu layer
@@ -20,9 +23,13 @@ Before LLVM's optimiser runs, the functions OpenMP's `__kmpc_fork_call` runs are
 clause keeps calling its outlined function and `raise-openmp` finds every parallel region whole.
 `lower-par` runs after forward mode, which differentiates parallel regions as `par` ops too.
 
-Forward mode comes after reverse mode is lowered: a function differentiated in forward mode
-may itself call `__enzyme_autodiff` (a Hessian-vector product is forward over reverse), and
-forward mode then differentiates the gradient function as the plain LLVM code it has become.
+Reverse mode goes in rounds: the requests whose functions hold no request themselves first,
+lowered, then those of functions that call `__enzyme_autodiff` (reverse over reverse: second and
+third derivatives differentiate the gradient function as the plain LLVM code it has become).
+Forward mode comes after reverse mode is lowered, for the same reason: a function
+differentiated in forward mode may itself call `__enzyme_autodiff` (a Hessian-vector product is
+forward over reverse).  Enzyme's `__enzyme_iter(a, b)` counts the derivatives taken: `a + b` in
+each derivative function made from the code, `a` where none is (after the last round).
 
 `xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
 differentiate the unoptimised program (the ablation the benchmarks report); `mincut=0` caches
@@ -49,21 +56,79 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
+from xenzyme.analysis.callgraph import reachable
 from xenzyme.diagnostics import XenzymeError
+from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import llvm_ext as ext
 from xenzyme.transforms.forward_diff import ForwardDiffPass
+from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
 from xenzyme.transforms.lower_ompi import LowerOMPIPass
 from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.lower_structured import LowerStructuredPass
-from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
+from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass, lower_enzyme_iter
 from xenzyme.transforms.raise_mpi import RaiseMPIPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
-from xenzyme.transforms.reverse_diff import ReverseDiffPass
+from xenzyme.transforms.replace_flang_runtime import ReplaceFlangRuntimePass
+from xenzyme.transforms.restore_types import RestoreTypesPass
+from xenzyme.transforms.reverse_diff import ReverseDiff
+
+
+def inline_tape_returns(module: ModuleOp) -> None:
+    """In the functions a pending request reaches, the calls of generated augmented functions
+    (which return a tape pointer in a struct) are inlined: the tape is then memory of the
+    function being differentiated, with a shadow of its own, rather than a pointer returned in
+    an aggregate (which calls cannot yet give a shadow)."""
+    requests = [o for o in module.walk() if isinstance(o, (ad.AutodiffOp, ad.AugmentOp, ad.ReverseOp, ad.AugmentSizeOp))]
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
+    for fn in reachable(module, [r.callee.string_value() for r in requests]):
+        changed = True
+        while changed:
+            changed = False
+            for call in [o for o in fn.walk() if isinstance(o, xllvm.CallOp) and o.callee is not None]:
+                callee = functions.get(call.callee.string_value())
+                if (callee is None or not callee.body.blocks or not callee.sym_name.data.startswith("augmented_")
+                        or callee is fn or any(isinstance(o, xllvm.CallOp) and o.callee == call.callee for o in callee.walk())):
+                    continue  # fmt: skip
+                out = callee.function_type.output
+                if isinstance(out, ext.LLVMStructType) and any(isinstance(t, ext.LLVMPointerType) for t in out.types.data):
+                    inline_call(call, callee)
+                    changed = True
+                    break
+        _fold_extracts(fn)
+
+
+def _fold_extracts(fn: xllvm.FuncOp) -> None:
+    """`extractvalue (insertvalue ... v at [i]) [i]` -> `v`: the struct an inlined function
+    returned is taken apart again, so that the tape is seen as the allocation it is."""
+    incoming: dict[BlockArgument, list[SSAValue]] = {}
+    for b in fn.body.blocks:
+        if b.last_op is not None:
+            for dest, values in ext.successor_operands(b.last_op):
+                for arg, v in zip(dest.args, values, strict=False):
+                    incoming.setdefault(arg, []).append(v)
+    for op in list(fn.walk()):
+        if not isinstance(op, xllvm.ExtractValueOp):
+            continue
+        pos = tuple(op.position.get_values())
+        agg_value = op.container
+        while isinstance(agg_value, BlockArgument) and len(incoming.get(agg_value, [])) == 1:
+            agg_value = incoming[agg_value][0]  # (the continuation of an inlined call, one return)
+        agg = agg_value.owner
+        while isinstance(agg, xllvm.InsertValueOp):
+            if tuple(agg.position.get_values()) == pos:
+                op.res.replace_all_uses_with(agg.value)
+                op.detach()
+                op.erase()
+                break
+            agg = agg.container.owner
 
 
 @dataclass(frozen=True)
@@ -108,6 +173,8 @@ class EnzymePass(ModulePass):
         if self.preopt and not _has_requests(op):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
+        RestoreTypesPass().apply(ctx, op)
+        ReplaceFlangRuntimePass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         RaiseMPIPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
@@ -115,13 +182,20 @@ class EnzymePass(ModulePass):
             from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 
             RaiseNVVMPass().apply(ctx, op)
-        ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
-        if gpu_code:
-            from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
+        more = True
+        while more:  # (rounds: a function calling __enzyme_autodiff is differentiated once that is lowered)
+            more = ReverseDiff(op, bool(self.mincut)).run(ready_only=True)
+            if gpu_code:
+                from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
 
-            make_adjoint_updates_atomic(op)
-        LowerAutodiffPass(self.reuse_caches and not gpu_code).apply(ctx, op)
+                make_adjoint_updates_atomic(op)
+            # A gradient differentiated in a later round keeps no cache pools (atomic exchanges of
+            # pointers in globals): its caches are plain heap memory, whose shadows follow them.
+            LowerAutodiffPass(self.reuse_caches and not gpu_code and not more).apply(ctx, op)
+            if more:
+                inline_tape_returns(op)
         ForwardDiffPass().apply(ctx, op)
+        lower_enzyme_iter(op)
 
     def lower(self, ctx: Context, op: ModuleOp) -> None:
         """The rest: the gpu layer lowered for its target, and LLVM's optimiser."""

@@ -96,7 +96,11 @@ def keep_hinted_calls(module: ModuleOp) -> None:
     from xenzyme.analysis.hints import Hints
     from xenzyme.rules.registry import RULES
 
-    names = Hints.of(module).functions | set(RULES)
+    hints = Hints.of(module)
+    for name, problem in hints.problems:
+        raise XenzymeError(f"cannot read {name}: {problem}", notes=[
+            'for example: void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)0, (void *)"-1", (void *)my_free};'])  # fmt: skip
+    names = hints.functions | set(RULES)
     for op in module.ops:
         if isinstance(op, xllvm.FuncOp) and op.sym_name.data in names and op.body.blocks:
             words = list(op.passthrough.data) if op.passthrough is not None else []

@@ -914,3 +914,19 @@ class RaiseEnzymeCallsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         Raiser(op).run()
+
+
+ITERATION_COUNTER = "__enzyme_iter"
+"""`__enzyme_iter(a, b)`: `a + b` for each derivative taken of the code holding it (the rule in
+rules/enzyme_abi.py), `a` where none was (`lower_enzyme_iter`)."""
+
+
+def lower_enzyme_iter(module: ModuleOp) -> None:
+    """The calls of `__enzyme_iter(a, b)` left after differentiation become `a`."""
+    for op in list(module.walk()):
+        if isinstance(op, xllvm.CallOp) and op.callee is not None and op.callee.string_value() == ITERATION_COUNTER:
+            if len(op.args) != 2 or not op.results:
+                raise XenzymeError("__enzyme_iter takes two integers and returns one", location_of(op, None))
+            op.results[0].replace_all_uses_with(op.args[0])
+            op.detach()
+            op.erase()

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from xenzyme.analysis.callgraph import reachable
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -48,8 +49,21 @@ class ReverseDiff:
         self.gen = GradientGenerator(module, mincut)
         self.filename = self.gen.filename
 
-    def run(self) -> None:
+    def run(self, ready_only: bool = False) -> bool:
+        """Lower the requests (with `ready_only`, those whose functions reach no other request:
+        see `ready_requests`); whether requests are left."""
         requests = [op for op in self.module.walk() if isinstance(op, (ad.AutodiffOp, *_SPLIT_REQUESTS))]
+        if ready_only:
+            ready = ready_requests(self.module, requests)
+            if ready:  # (none ready: a cycle, or a forward request inside; lowering them all reports it)
+                left = len(requests) - len(ready)
+                requests = ready
+                self._lower_all(requests)
+                return left > 0
+        self._lower_all(requests)
+        return False
+
+    def _lower_all(self, requests: list[Operation]) -> None:
         check_split_halves([r for r in requests if isinstance(r, ad.AugmentOp | ad.ReverseOp)], self.filename)
         # Tape sizes first: they become the constants that `enzyme_allocated` sizes are checked by.
         for req in requests:
@@ -90,6 +104,7 @@ class ReverseDiff:
         call = call_op(name, args, req.res.type if req.res is not None else None)
         call.location = req.location
         block.insert_op_before(call, req)
+        self.gen.symbols.clear_global_shadows(call)
         if req.res is not None:
             req.res.replace_all_uses_with(call.results[0])
         req.detach()
@@ -137,6 +152,7 @@ class ReverseDiff:
         call = call_op(aug, args, st)
         call.location = req.location
         ops: list[Operation] = [call]
+        clear_before = call
         parts = [xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), call.results[0], t) for k, t in enumerate(fields)]
         ops += parts
         tape, values = parts[-1].res, [p.res for p in parts[:-1]]
@@ -156,6 +172,7 @@ class ReverseDiff:
                     ops.append(acc)
                 result = acc.results[0]
         _replace(req, ops, result)
+        self.gen.symbols.clear_global_shadows(clear_before)
 
     def lower_reverse(self, req: ad.ReverseOp) -> None:
         """Call the reverse function with the tape, read from where the augment put it."""
@@ -186,6 +203,21 @@ def _replace(req: Operation, ops: list[Operation], result: SSAValue | None) -> N
         req.results[0].replace_all_uses_with(result)
     req.detach()
     req.erase()
+
+
+def ready_requests(module: ModuleOp, requests: Sequence[Operation]) -> list[Operation]:
+    """The requests whose function reaches, by direct calls, no function that holds a request
+    of either mode itself: their derivatives can be built now.  A function that calls
+    `__enzyme_autodiff` is differentiated (reverse over reverse: second derivatives) once that
+    inner request is a call of a gradient function in plain LLVM ops."""
+    holders = {op.parent_op() for op in module.walk() if isinstance(op, (ad.AutodiffOp, ad.FwdDiffOp, *_SPLIT_REQUESTS))}
+    names = {fn.sym_name.data for fn in holders if isinstance(fn, xllvm.FuncOp)}
+    ready = []
+    for req in requests:
+        callee = req.callee.string_value()  # type: ignore[attr-defined]
+        if not any(fn.sym_name.data in names for fn in reachable(module, [callee])):
+            ready.append(req)
+    return ready
 
 
 def _static_int(v: SSAValue) -> int | None:
@@ -251,13 +283,16 @@ class ReverseDiffPass(ModulePass):
     """Replace each `autodiff.autodiff` by a call to a generated gradient function.
 
     `mincut=false` caches each needed value that cannot be recomputed, as it is (no minimum
-    cut, no loop-invariant caches): for comparison, or as an escape hatch."""
+    cut, no loop-invariant caches): for comparison, or as an escape hatch.  `ready-only`
+    lowers only the requests whose functions hold no request themselves (one round of
+    reverse over reverse; the `enzyme` pipeline repeats it, lowering in between)."""
 
     name = "reverse-diff"
 
     mincut: bool = True
+    ready_only: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         require_llvm(op, self.name)  # structured input is differentiated after lower-structured
-        ReverseDiff(op, self.mincut).run()
+        ReverseDiff(op, self.mincut).run(self.ready_only)
 

@@ -184,15 +184,20 @@ class GradientBuilder:
         if self.info.unshadowed_stores and not has_derivative_output(self.info, self.ret_activity):
             self._fail_unshadowed_store(self.info.unshadowed_stores[0])
         for op in self.info.aggregated_pointers:
-            self.fail(op, "a pointer with a shadow is put into an aggregate value that is then stored or passed "
-                          "to another block as a whole; reverse mode follows the shadows of pointers held as "
+            self.fail(op, "a pointer with a shadow is put into an aggregate value that is then stored as a whole "
+                          "or taken apart after a branch; reverse mode follows the shadows of pointers held as "
                           "scalars only",
                       ["optimise before differentiating (clang -O1 or more, or preopt >= 1): LLVM then keeps such "
                        "pointers as scalars", "or pass the pointer as a separate argument"])  # fmt: skip
+        for op in self.info.unshadowed_pointers:
+            self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
+                          "memory that has one: derivatives would be read and written through it in the primal data",
+                      ["pass the memory it points to with a shadow (enzyme_dup), or keep that pointer out of the "
+                       "memory with derivatives (a separate argument or struct)"])  # fmt: skip
         for op in self.info.reinterpreted:
             self.fail(
                 op,
-                "the bits of a floating-point value with a derivative are changed as an integer "
+                "the bits of a floating-point value with a derivative are changed, passed or returned as an integer "
                 "(type punning); its derivative would be lost",
                 ["compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), "
                  "or give the function a custom derivative"],

@@ -13,6 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import analyze_activity
+from xenzyme.analysis.alias import remember_module
 from xenzyme.analysis.callees import CalleeIndex, is_indirect_call
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import CustomGradient, Hints
@@ -132,6 +133,7 @@ class GradientGenerator:
         key = (prepared.sym_name.data, active)
         if key not in self.resolved_copies:
             copy = prepared.clone()
+            remember_module(copy, self.module)
             calls = [op for i, op in enumerate(copy.walk()) if i in active]
             if self.callees is None:
                 self.callees = CalleeIndex(self.module)
@@ -149,7 +151,9 @@ class GradientGenerator:
         ptr = ext.LLVMPointerType()
         fields = augmented_fields(ftype, "const")
         st = ext.LLVMStructType.from_type_list(fields)
-        entry = Block(arg_types=list(ftype.inputs.data))
+        # (every pointer argument has its shadow after it: calls.py checks that it is `dup`)
+        params = [p for t in ftype.inputs.data for p in ([t, t] if isinstance(t, ext.LLVMPointerType) else [t])]
+        entry = Block(arg_types=params)
         e = LLVMEmitter(Builder(InsertPoint.at_end(entry)), self.module)
         if len(fields) == 1:
             values = [e.insert(call_op(custom.augment, list(entry.args), ptr))]
@@ -158,7 +162,7 @@ class GradientGenerator:
             values = [e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), pair, t))
                       for i, t in ((1, fields[0]), (0, ptr))]  # fmt: skip
         e.insert(xllvm.ReturnOp(_pack(e, st, values)))
-        wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(list(ftype.inputs.data), st),
+        wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(params, st),
                                linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
         self.module.body.block.add_op(wrapper)
         return name

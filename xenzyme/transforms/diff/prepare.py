@@ -5,7 +5,7 @@ form the rules want (the primal itself stays as it is).
   copies small structs and memcpy'd doubles as integers; the derivative travels with the bytes).
 * A struct passed by value in memory (`byval`) is copied at entry, so that the caller's memory
   keeps its value and the copy's adjoint flows back to the caller's shadow.
-* `realloc` becomes malloc + copy + free and `posix_memalign` an `aligned_alloc`: every heap
+* `realloc` (C's or Rust's) becomes malloc + copy + free and `posix_memalign` an `aligned_alloc`: every heap
   object then has one allocation returning it, which its shadow follows.
 * Calls marked `__enzyme_function_like` are tagged with the math function whose derivative
   they take.
@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import AnyFloat, DictionaryAttr, IntegerAttr, Integer
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from xenzyme.analysis.alias import callee_name
+from xenzyme.analysis.alias import callee_name, remember_module, rust_allocator_function, rust_allocator_kind
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
 from xenzyme.analysis.types import FLOAT, TBAA, Views, integer_access, size_align
@@ -31,6 +31,7 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
 from xenzyme.rules.libm import math_base_name
 from xenzyme.rules.llvm import FUNCTION_LIKE_ATTR
+from xenzyme.rules.reallocation import move_call
 from xenzyme.transforms.diff.errors import location_of
 
 
@@ -38,6 +39,7 @@ def prepare(fn: xllvm.FuncOp, module: ModuleOp, globals_: dict[str, Attribute], 
             hints: Hints, filename: str | None) -> xllvm.FuncOp:
     """A copy of `fn` ready for reverse mode."""
     prepared = fn.clone()
+    remember_module(prepared, module)
     retype_float_accesses(prepared, globals_, tbaa)
     replace_reallocation(prepared, module)
     copy_byval_arguments(prepared)
@@ -143,10 +145,23 @@ def replace_reallocation(fn: xllvm.FuncOp, module: ModuleOp) -> None:
     for block in fn.body.blocks:
         for op in list(block.ops):
             name = callee_name(op)
-            if name not in ("realloc", "posix_memalign"):
+            rust = rust_allocator_kind(name) == "realloc" if name is not None else False
+            if name not in ("realloc", "posix_memalign") and not rust:
                 continue
             e = LLVMEmitter(Builder(InsertPoint.before(op)), module)
-            if name == "realloc":
+            if rust:  # __rust_realloc(ptr, old_size, align, new_size): the sizes are given
+                assert name is not None
+                old, old_size, align, n = op.operands
+                alloc, dealloc = rust_allocator_function(name, "alloc"), rust_allocator_function(name, "dealloc")
+                assert alloc is not None and dealloc is not None
+                ensure_declaration(module, alloc, ext.LLVMFunctionType([i64, i64], ptr))
+                ensure_declaration(module, dealloc, ext.LLVMFunctionType([ptr, i64, i64], ext.LLVMVoidType()))
+                new = e.insert(call_op(alloc, [n, align], ptr))
+                kept = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(old_size, n, "ult")), old_size, n))
+                move_call(e, module, new, old, kept)  # (a copy of bytes of an erased type)
+                e.insert(call_op(dealloc, [old, old_size, align], None))
+                result = new
+            elif name == "realloc":
                 old, n = op.operands
                 ensure_declaration(module, "malloc", ext.LLVMFunctionType([i64], ptr))
                 ensure_declaration(module, "malloc_usable_size", ext.LLVMFunctionType([ptr], i64))

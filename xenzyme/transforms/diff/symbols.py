@@ -5,9 +5,10 @@ messages)."""
 from __future__ import annotations
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8
-from xdsl.ir import Block
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8, i64
+from xdsl.ir import Block, Operation
 
+from xenzyme.analysis.types import size_align
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import zero_constant
 
@@ -68,6 +69,32 @@ class ModuleSymbols:
             zero = zero_constant(t)
             sg.body.add_block(Block([zero, xllvm.ReturnOp(zero.results[0])]))
         self.module.body.block.insert_op_after(sg, g)
+
+    def clear_global_shadows(self, before: Operation) -> None:
+        """Derivatives held in global memory start at zero in each derivative a program asks
+        for: before the call of a top-level gradient or tangent function, the shadows of the
+        globals (reverse mode's and forward mode's) are cleared, so that what an earlier call
+        left there (adjoints of a global read and never written, tangents of one written)
+        cannot leak into this one."""
+        block = before.parent_block()
+        assert block is not None
+        globals_ = self.globals()
+        for name, g in globals_.items():
+            # (reverse mode's `NAME.shadow`, forward mode's `NAME.tangent`, and their vector lanes)
+            suffix = next((s for s in (".shadow", ".tangent") if s in name), None)
+            if suffix is None:
+                continue
+            base, lane = name.rsplit(suffix, 1)
+            if base not in globals_ or lane not in ("", *map(str, range(1, 64))):
+                continue
+            layout = size_align(g.global_type)
+            if layout is None or g.constant is not None:
+                continue
+            ptr = ext.LLVMPointerType()
+            addr = xllvm.AddressOfOp(name, ptr)
+            zero = xllvm.ConstantOp(IntegerAttr(0, i8), i8)
+            size = xllvm.ConstantOp(IntegerAttr(layout[0], i64), i64)
+            block.insert_ops_before([addr, zero, size, ext.MemsetOp([addr.result, zero.result, size.result])], before)
 
     def message_global(self, text: str) -> tuple[str, int]:
         """A constant string holding `text` (a message the generated code prints), and its size."""

@@ -136,8 +136,13 @@ class TangentBuilder:
                           ["compute addresses with getelementptr on the pointer, not through ptrtoint/inttoptr"])  # fmt: skip
             self.fail(op, "a value with a derivative is stored into memory that has no shadow",
                       ["mark the pointer argument enzyme_dup (with a shadow), or the stored value enzyme_const"])  # fmt: skip
+        for op in self.info.unshadowed_pointers:
+            self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
+                          "memory that has one: tangents would be read and written through it in the primal data",
+                      ["pass the memory it points to with a shadow (enzyme_dup), or keep that pointer out of the "
+                       "memory with derivatives (a separate argument or struct)"])  # fmt: skip
         for op in self.info.reinterpreted:
-            self.fail(op, "the bits of a floating-point value with a derivative are changed as an integer "
+            self.fail(op, "the bits of a floating-point value with a derivative are changed, passed or returned as an integer "
                           "(type punning); its derivative would be lost",
                       ["compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), "
                        "or give the function a custom derivative"])  # fmt: skip
@@ -333,6 +338,11 @@ class TangentBuilder:
         if ra == "const":
             e.insert(xllvm.ReturnOp(self.values[v]))
             return
+        if is_pointer_like(v.type) and v not in self.info.shadowed and not isinstance(v.owner, xllvm.ZeroOp):
+            self.fail(term, "the caller needs a shadow of the pointer returned here, and none is known: it does "
+                            "not point into memory that has one (an argument without a shadow, or memory of "
+                            "unknown origin)",
+                      ["pass the memory this pointer comes from with a shadow (enzyme_dup)"])  # fmt: skip
         ts = self.tangent(v)
         if ra == "dupnoneed" and self.width == 1:
             e.insert(xllvm.ReturnOp(ts[0]))
@@ -471,7 +481,7 @@ class TangentGenerator:
         requests = [op for op in self.module.walk() if isinstance(op, ad.FwdDiffOp)]
         for req in requests:
             if req.parent is not None:
-                self.lower(req)
+                self.symbols.clear_global_shadows(self.lower(req))
 
     def _target(self, req: ad.FwdDiffOp) -> xllvm.FuncOp:
         name = req.callee.string_value()
@@ -511,7 +521,7 @@ class TangentGenerator:
         self.symbols.forget()
         return name
 
-    def lower(self, req: ad.FwdDiffOp) -> None:
+    def lower(self, req: ad.FwdDiffOp) -> Operation:
         if req in self.lowering:
             raise XenzymeError("a forward-mode request differentiates the function that contains it",
                                location_of(req, self.filename))  # fmt: skip
@@ -532,5 +542,6 @@ class TangentGenerator:
             req.res.replace_all_uses_with(call.results[0])
         req.detach()
         req.erase()
+        return call
 
 

@@ -125,6 +125,11 @@ class Tape:
         if term.arg is not None:
             values.append(g.fwd(term.arg))
             if g.ret_activity == "dup":
+                if term.arg not in g.info.shadowed and not isinstance(term.arg.owner, xllvm.ZeroOp):
+                    g.fail(term, "the caller needs a shadow of the pointer returned here, and none is known: it does "
+                                 "not point into memory that has one (an argument without a shadow, or memory of "
+                                 "unknown origin)",
+                           ["pass the memory this pointer comes from with a shadow (enzyme_dup)"])  # fmt: skip
                 values.append(g.fwd_shadow(term.arg))
         assert self.ptr is not None
         values.append(self.ptr)

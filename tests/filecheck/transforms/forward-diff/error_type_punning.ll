@@ -18,7 +18,7 @@ define double @g(double %x) {
   ret double %r
 }
 
-; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f in forward mode: the bits of a floating-point value with a derivative are changed as an integer (type punning); its derivative would be lost
+; CHECK:      xenzyme-opt: error: prog.c: cannot differentiate @f in forward mode: the bits of a floating-point value with a derivative are changed, passed or returned as an integer (type punning); its derivative would be lost
 ; CHECK-NEXT: note: in: %r = bitcast i64 %a to double
 ; CHECK-NEXT: note: compute with floating-point operations (fabs, copysign, ldexp, frexp, ...), or give the function a custom derivative
 ; CHECK-NOT:  Traceback

@@ -1,0 +1,432 @@
+"""Differentiate generated programs with xenzyme and check them against finite differences.
+
+Programs go in batches: one C file holds a batch (`ad.c`), whose `main` asks xenzyme for each
+program's gradient (`__enzyme_autodiff`: x duplicated, n constant, s active) and its directional
+derivative (`__enzyme_fwddiff` along a fixed direction); a second file (`ref.c`) holds the same
+programs compiled by clang alone, the reference whose central differences the derivatives are
+compared with -- so a primal that xenzyme changed could not hide a wrong derivative.  For each
+clang level, `ad.c` is compiled to LLVM IR, differentiated by the `enzyme` pipeline in a forked
+child (an LLVM abort or a hang cannot take the tester down), linked with `ref.o` and run.
+
+An error of xenzyme is allowed: the request it names (a program's reverse or forward request,
+told apart by the `@pK_` names in the message) leaves the batch, is counted by kind, and the
+batch is built again.  A crash or a hang of the program is isolated by running each program on
+its own.  Each check prints the derivative beside f at x + t*d for t in {0, +-h, +-h/4}; here
+the central differences at h and h/4 must agree with each other (else the point is not smooth
+enough to judge: inconclusive) and with the derivative.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import re
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from xenzyme.tools.difftest.generator import PRELUDE, Program, generate
+
+LEVELS = ("-O0", "-O2", "-O3")
+MODES = ("rev", "fwd")
+COMPILE_TIMEOUT = 300
+RUN_TIMEOUT = 30
+
+
+@dataclass
+class Check:
+    """One derivative against its finite differences."""
+
+    seed: int
+    mode: str
+    level: str
+    component: int
+    """Which input (x[i], then s for i = n) in reverse mode; 0 for the forward direction."""
+    ad: float
+    fd: float
+    status: str
+    """ok, wrong or inconclusive."""
+
+
+@dataclass
+class Report:
+    programs: int = 0
+    checks: Counter = field(default_factory=Counter)
+    """status -> number of checks."""
+    requests: Counter = field(default_factory=Counter)
+    """(mode, outcome) -> number of (program, level) requests: ok, error, stopped, crash."""
+    errors: Counter = field(default_factory=Counter)
+    """error kind -> number of (program, mode, level)."""
+    wrong: list[dict] = field(default_factory=list)
+    crashes: list[dict] = field(default_factory=list)
+    internal: list[dict] = field(default_factory=list)
+    """Errors that are not XenzymeErrors (Python exceptions, LLVM aborts, hangs of xenzyme)."""
+    seconds: float = 0.0
+
+    def merge(self, other: Report) -> None:
+        self.programs += other.programs
+        self.checks.update(other.checks)
+        self.requests.update(other.requests)
+        self.errors.update(other.errors)
+        self.wrong += other.wrong
+        self.crashes += other.crashes
+        self.internal += other.internal
+
+    @property
+    def failures(self) -> int:
+        """Wrong derivatives, crashes of generated code and internal errors: what must not happen."""
+        return len(self.wrong) + len(self.crashes) + len(self.internal)
+
+    def to_json(self) -> dict:
+        return {
+            "programs": self.programs, "seconds": round(self.seconds, 1), "checks": dict(self.checks),
+            "requests": {f"{m} {o}": n for (m, o), n in sorted(self.requests.items())},
+            "errors": dict(self.errors.most_common()), "wrong": self.wrong, "crashes": self.crashes,
+            "internal": self.internal,
+        }  # fmt: skip
+
+
+# ---- judging one check --------------------------------------------------------------------
+
+
+def judge(ad: float, f0: float, fp: float, fm: float, fpq: float, fmq: float, h: float, tol: float) -> tuple[str, float]:
+    """(status, the finite difference) of a derivative `ad` from f at 0, +-h, +-h/4."""
+    values = (f0, fp, fm, fpq, fmq)
+    if not all(math.isfinite(v) for v in values):
+        return "inconclusive", math.nan
+    fd_h = (fp - fm) / (2 * h)
+    fd_q = (fpq - fmq) / (h / 2)
+    if not math.isfinite(ad):
+        return "wrong", fd_q
+    scale = max(1.0, abs(fd_q))
+    if abs(ad - fd_q) <= tol * scale:
+        return "ok", fd_q
+    if abs(fd_h - fd_q) > tol * scale:  # a kink or a jump within the steps: judge by a side
+        right, left = (fpq - f0) / (h / 4), (f0 - fmq) / (h / 4)
+        if min(abs(ad - right), abs(ad - left)) <= 30 * tol * scale:
+            return "ok", fd_q
+        return "inconclusive", fd_q
+    return "wrong", fd_q
+
+
+def steps(program: Program) -> tuple[float, float]:
+    """(h, tolerance) of a program's finite differences: single precision rounds to 1e-7."""
+    return (1e-2, 2e-3) if program.single_precision else (1e-5, 1e-5)
+
+
+# ---- sources ------------------------------------------------------------------------------
+
+_ENZYME = """int enzyme_dup, enzyme_const;
+extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+"""
+
+_REPORT = """
+static void dt_report(int seed, const char *mode, int comp, double ad, double (*ref)(double *, int, double),
+                      const double *x0, double s0, int n, const double *dir, double dirs, double h) {
+  double t[5] = {0, h, -h, h / 4, -h / 4}, f[5], x[16];
+  for (int k = 0; k < 5; k++) {
+    for (int i = 0; i < n; i++) x[i] = x0[i] + t[k] * dir[i];
+    f[k] = ref(x, n, s0 + t[k] * dirs);
+  }
+  printf("R %d %s %d %a %a %a %a %a %a %a\\n", seed, mode, comp, ad, f[0], f[1], f[2], f[3], f[4], h);
+  fflush(stdout);
+}
+"""
+
+
+def _floats(values: Iterable[float]) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def ad_source(programs: list[Program], modes: dict[int, set[str]]) -> str:
+    """The file xenzyme differentiates: the programs, their requests, and `main` (argument: the
+    seed of the one program to run; none: all)."""
+    parts = [PRELUDE, _ENZYME, _REPORT]
+    runs = []
+    for p in programs:
+        parts.append(p.source())
+        parts.append(f"extern double ref_{p.function}(double *, int, double);")
+        h, _ = steps(p)
+        n = p.n
+        body = [f"static void run_{p.key}(void) {{", f"  double x0[{n}] = {{{_floats(p.x0)}}}, s0 = {p.s0!r};",
+                f"  double v[{n}] = {{{_floats(p.v)}}}, vs = {p.vs!r}, e[{n}];"]  # fmt: skip
+        if "rev" in modes[p.seed]:
+            body += [f"  {{ double x[{n}], dx[{n}] = {{0}};", "    memcpy(x, x0, sizeof x);",
+                     f"    double ds = __enzyme_autodiff((void *){p.function}, enzyme_dup, x, dx, enzyme_const, {n}, s0);",
+                     f"    for (int i = 0; i < {n}; i++) {{",
+                     f"      for (int j = 0; j < {n}; j++) e[j] = i == j;",
+                     f"      dt_report({p.seed}, \"rev\", i, dx[i], ref_{p.function}, x0, s0, {n}, e, 0.0, {h!r});",
+                     "    }", f"    for (int j = 0; j < {n}; j++) e[j] = 0;",
+                     f"    dt_report({p.seed}, \"rev\", {n}, ds, ref_{p.function}, x0, s0, {n}, e, 1.0, {h!r});", "  }"]  # fmt: skip
+        if "fwd" in modes[p.seed]:
+            body += [f"  {{ double x[{n}], dx[{n}];", "    memcpy(x, x0, sizeof x);", "    memcpy(dx, v, sizeof dx);",
+                     f"    double t = __enzyme_fwddiff((void *){p.function}, enzyme_dup, x, dx, enzyme_const, {n}, s0, vs);",
+                     f"    dt_report({p.seed}, \"fwd\", 0, t, ref_{p.function}, x0, s0, {n}, v, vs, {h!r});", "  }"]  # fmt: skip
+        body.append("}")
+        parts.append("\n".join(body))
+        runs.append(f"  if (only < 0 || only == {p.seed}) run_{p.key}();")
+    parts.append("int main(int argc, char **argv) {\n  int only = argc > 1 ? atoi(argv[1]) : -1;\n"
+                 + "\n".join(runs) + "\n  return 0;\n}\n")  # fmt: skip
+    return "\n".join(parts)
+
+
+def ref_source(programs: list[Program]) -> str:
+    """The reference: the same programs, compiled by clang alone."""
+    parts = [PRELUDE]
+    for p in programs:
+        parts.append(p.source())
+        parts.append(f"double ref_{p.function}(double *x, int n, double s) {{ return {p.function}(x, n, s); }}")
+    return "\n".join(parts)
+
+
+# ---- differentiating, in a child process --------------------------------------------------
+
+
+def _differentiate(ll: str, obj: str) -> None:
+    import xenzyme as xz
+
+    module = xz.load(ll)
+    xz.run_pipeline(module, "enzyme")
+    xz.to_object(module, obj)
+
+
+def _in_child(fn, *args, timeout: float = COMPILE_TIMEOUT) -> tuple[str, object]:
+    """("ok", result), ("error", XenzymeError text), ("internal", what went wrong) of
+    `fn(*args)` run in a forked child."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read_fd)
+        from xenzyme.diagnostics import XenzymeError
+
+        try:
+            payload = ("ok", fn(*args))
+        except XenzymeError as e:
+            payload = ("error", str(e))
+        except BaseException as e:  # noqa: BLE001 -- reported as an internal error
+            payload = ("internal", f"{type(e).__name__}: {e}")
+        with os.fdopen(write_fd, "wb") as out:
+            out.write(pickle.dumps(payload))
+        os._exit(0)
+    os.close(write_fd)
+    data = b""
+    deadline = time.monotonic() + timeout
+    with os.fdopen(read_fd, "rb") as inp:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([inp], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return "internal", f"xenzyme took more than {timeout:.0f} s"
+            chunk = os.read(inp.fileno(), 1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        return "internal", f"xenzyme died (signal {sig})"
+    return pickle.loads(data)
+
+
+_NAME = re.compile(r"@(p(\d+)_\w*)")
+
+
+def error_kind(message: str) -> str:
+    """An error message without its names and numbers: what kind of error it is."""
+    first = message.strip().splitlines()[0] if message.strip() else "?"
+    first = re.sub(r"^.*?error: ", "", first)
+    first = re.sub(r"^[^ ]*\.c(:\d+)*: ", "", first)
+    first = re.sub(r"@[\w.$]+", "@F", first)
+    first = re.sub(r"%[\w.]+", "%v", first)
+    first = re.sub(r"\b\d+\b", "N", first)
+    return first[:160]
+
+
+def _blamed(message: str, seeds: set[int]) -> tuple[int | None, str]:
+    """The seed and mode an error names (the first function of a program in the message)."""
+    mode = "fwd" if "forward mode" in message or "tangent" in message.split("\n")[0] else "rev"
+    for m in _NAME.finditer(message):
+        if int(m.group(2)) in seeds:
+            return int(m.group(2)), mode
+    return None, mode
+
+
+# ---- one batch ------------------------------------------------------------------------------
+
+
+def _run(cmd: list[str], timeout: float, **kw) -> subprocess.CompletedProcess | None:
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def clang() -> str:
+    return shutil.which("clang-19") or "/usr/lib/llvm-19/bin/clang"
+
+
+def run_batch(seeds: list[int], levels: Iterable[str] = LEVELS, modes: Iterable[str] = MODES,
+              keep: Path | None = None) -> Report:  # fmt: skip
+    """Generate, differentiate and check the programs of `seeds` at each level."""
+    report = Report(programs=len(seeds))
+    programs = [generate(s) for s in seeds]
+    with tempfile.TemporaryDirectory(prefix="xenzyme-difftest-") as tmp:
+        for level in levels:
+            _run_level(programs, level, set(modes), Path(tmp), report, keep)
+    return report
+
+
+def _run_level(programs: list[Program], level: str, modes: set[str], tmp: Path, report: Report,
+               keep: Path | None) -> None:  # fmt: skip
+    by_seed = {p.seed: p for p in programs}
+    wanted = {p.seed: set(modes) for p in programs}
+    ref_c, ref_o = tmp / "ref.c", tmp / f"ref{level}.o"
+    ref_c.write_text(ref_source(programs))
+    r = _run([clang(), level, "-w", "-c", str(ref_c), "-o", str(ref_o)], COMPILE_TIMEOUT)
+    if r is None or r.returncode != 0:
+        raise RuntimeError(f"clang cannot compile the reference programs:\n{r.stderr if r else 'timeout'}")
+    while True:
+        live = [p for p in programs if wanted[p.seed]]
+        if not live:
+            return
+        ad_c, ad_ll, ad_o = tmp / "ad.c", tmp / "ad.ll", tmp / "ad.o"
+        ad_c.write_text(ad_source(live, wanted))
+        r = _run([clang(), level, "-w", "-S", "-emit-llvm", str(ad_c), "-o", str(ad_ll)], COMPILE_TIMEOUT)
+        if r is None or r.returncode != 0:
+            raise RuntimeError(f"clang cannot compile the generated programs:\n{r.stderr if r else 'timeout'}")
+        status, value = _in_child(_differentiate, str(ad_ll), str(ad_o))
+        if status != "ok":
+            seed, mode = _blamed(str(value), set(wanted))
+            if seed is None or mode not in wanted[seed]:
+                # Not attributable by name: bisect by building the programs one at a time.
+                if len(live) > 1:
+                    for p in live:
+                        sub = {p.seed: set(wanted[p.seed])}
+                        _run_single(p, level, sub, tmp, report, keep, by_seed)
+                        wanted[p.seed] = set()
+                    return
+                seed, mode = live[0].seed, sorted(wanted[live[0].seed])[0]
+            _record_error(report, status, str(value), seed, mode, level, by_seed, keep)
+            wanted[seed].discard(mode)
+            continue
+        _link_and_check(live, wanted, level, tmp, ref_o, report, keep, by_seed)
+        return
+
+
+def _run_single(p: Program, level: str, wanted: dict[int, set[str]], tmp: Path, report: Report,
+                keep: Path | None, by_seed: dict[int, Program]) -> None:  # fmt: skip
+    """One program on its own (a batch whose error names no program)."""
+    ref_o = tmp / f"ref{level}.o"
+    while wanted[p.seed]:
+        ad_c, ad_ll, ad_o = tmp / "ad1.c", tmp / "ad1.ll", tmp / "ad1.o"
+        ad_c.write_text(ad_source([p], wanted))
+        r = _run([clang(), level, "-w", "-S", "-emit-llvm", str(ad_c), "-o", str(ad_ll)], COMPILE_TIMEOUT)
+        assert r is not None and r.returncode == 0, r.stderr if r else "timeout"
+        status, value = _in_child(_differentiate, str(ad_ll), str(ad_o))
+        if status == "ok":
+            _link_and_check([p], wanted, level, tmp, ref_o, report, keep, by_seed, obj=ad_o)
+            return
+        _, mode = _blamed(str(value), {p.seed})
+        if mode not in wanted[p.seed]:
+            mode = sorted(wanted[p.seed])[0]
+        _record_error(report, status, str(value), p.seed, mode, level, by_seed, keep)
+        wanted[p.seed].discard(mode)
+
+
+def _record_error(report: Report, status: str, message: str, seed: int, mode: str, level: str,
+                  by_seed: dict[int, Program], keep: Path | None) -> None:  # fmt: skip
+    if status == "error":
+        report.errors[error_kind(message)] += 1
+        report.requests[(mode, "error")] += 1
+        return
+    report.requests[(mode, "internal")] += 1
+    report.internal.append({"seed": seed, "mode": mode, "level": level, "message": message[:2000]})
+    _keep(keep, by_seed[seed])
+
+
+def _link_and_check(live: list[Program], wanted: dict[int, set[str]], level: str, tmp: Path, ref_o: Path,
+                    report: Report, keep: Path | None, by_seed: dict[int, Program],
+                    obj: Path | None = None) -> None:  # fmt: skip
+    obj = obj or tmp / "ad.o"
+    exe = tmp / "prog"
+    r = _run(["cc", str(obj), str(ref_o), "-lm", "-o", str(exe)], COMPILE_TIMEOUT)
+    if r is None or r.returncode != 0:
+        for p in live:
+            for mode in wanted[p.seed]:
+                report.requests[(mode, "internal")] += 1
+                report.internal.append({"seed": p.seed, "mode": mode, "level": level,
+                                        "message": f"link failed: {r.stderr[:1000] if r else 'timeout'}"})  # fmt: skip
+        return
+    r = _run([str(exe)], RUN_TIMEOUT)
+    if r is not None and r.returncode == 0:
+        _judge_output(r.stdout, live, wanted, level, report, keep, by_seed)
+        return
+    for p in live:  # something crashed or hung: each program on its own
+        r = _run([str(exe), str(p.seed)], RUN_TIMEOUT)
+        if r is not None and r.returncode == 0:
+            _judge_output(r.stdout, [p], wanted, level, report, keep, by_seed)
+            continue
+        out = "" if r is None else r.stdout
+        done = {line.split()[2] for line in out.splitlines() if line.startswith("R ")}
+        _judge_output(out, [p], wanted, level, report, keep, by_seed, partial=True)
+        stopped = r is not None and "xenzyme:" in r.stderr
+        for mode in wanted[p.seed] - done:
+            if stopped:  # xenzyme's generated code stopped the program with a message: an error
+                report.requests[(mode, "stopped")] += 1
+                report.errors[error_kind(r.stderr.strip().splitlines()[-1])] += 1  # type: ignore[union-attr]
+                continue
+            report.requests[(mode, "crash")] += 1
+            what = "timeout" if r is None else f"exit status {r.returncode}: {r.stderr.strip()[-500:]}"
+            report.crashes.append({"seed": p.seed, "mode": mode, "level": level, "what": what})
+            _keep(keep, p)
+
+
+def _judge_output(out: str, live: list[Program], wanted: dict[int, set[str]], level: str, report: Report,
+                  keep: Path | None, by_seed: dict[int, Program], partial: bool = False) -> None:  # fmt: skip
+    seen: set[tuple[int, str]] = set()
+    for line in out.splitlines():
+        if not line.startswith("R "):
+            continue
+        _, seed_s, mode, comp_s, *nums = line.split()
+        seed, comp = int(seed_s), int(comp_s)
+        ad, f0, fp, fm, fpq, fmq, h = (float.fromhex(v) for v in nums)
+        p = by_seed[seed]
+        status, fd = judge(ad, f0, fp, fm, fpq, fmq, h, steps(p)[1])
+        report.checks[status] += 1
+        seen.add((seed, mode))
+        if status == "wrong":
+            report.wrong.append({"seed": seed, "mode": mode, "level": level, "component": comp, "ad": ad, "fd": fd})
+            _keep(keep, p)
+    if partial:
+        for seed, mode in seen:
+            report.requests[(mode, "ok")] += 1
+        return
+    for p in live:
+        for mode in wanted[p.seed]:
+            report.requests[(mode, "ok" if (p.seed, mode) in seen else "crash")] += 1
+            if (p.seed, mode) not in seen:
+                report.crashes.append({"seed": p.seed, "mode": mode, "level": level, "what": "no output"})
+
+
+def _keep(keep: Path | None, p: Program) -> None:
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        (keep / f"program{p.seed}.c").write_text(PRELUDE + p.source())
+
+
+def save(report: Report, path: Path) -> None:
+    path.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+
+
+__all__ = ["LEVELS", "MODES", "Check", "Report", "asdict", "error_kind", "judge", "run_batch", "save"]
