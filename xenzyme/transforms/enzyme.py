@@ -31,8 +31,8 @@ keeping them for the next call.
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
-NVVM intrinsics; its adjoint updates of memory are made atomic (threads may add into the same
-shadow element: xenzyme/transforms/gpu_adjoints.py), and its caches are freed at each return
+NVVM intrinsics; its adjoint updates of memory are plain, combined or atomic as the threads
+that may add at an address say (`GradientBuilder.accumulate_memory`), and its caches are freed at each return
 (no pools: thousands of threads run a kernel at once); and it is lowered after differentiation: `gpu=nvvm` (the default) keeps the module NVPTX code,
 for `-t ptx` / `-t cubin`; `gpu=cpu` turns each kernel into a host function running the grid
 (xenzyme/transforms/gpu_to_cpu.py), for `-t obj`, `-t llvm` and the JIT.  Other modules skip
@@ -49,7 +49,6 @@ from xdsl.passes import ModulePass
 
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.transforms.forward_diff import ForwardDiffPass
-from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
 from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
@@ -109,8 +108,6 @@ class EnzymePass(ModulePass):
         if gpu_code:
             RaiseNVVMPass().apply(ctx, op)
         ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
-        if gpu_code:
-            make_adjoint_updates_atomic(op)
         LowerAutodiffPass(self.reuse_caches and not gpu_code).apply(ctx, op)
         ForwardDiffPass().apply(ctx, op)
 

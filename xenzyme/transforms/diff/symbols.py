@@ -8,6 +8,7 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8
 from xdsl.ir import Block
 
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import zero_constant
 
@@ -55,8 +56,12 @@ class ModuleSymbols:
         return name
 
     def shadow_global(self, g: xllvm.GlobalOp, name: str) -> None:
-        """A zero-initialised internal global shaped like `g`, named `name`, beside it (once)."""
+        """A zero-initialised internal global shaped like `g`, named `name`, beside it (once);
+        for a GPU's shared array, a shared array zeroed when each block starts."""
         if any(isinstance(o, xllvm.GlobalOp) and o.sym_name.data == name for o in self.module.ops):
+            return
+        if gpu.is_shared(g):
+            self.module.body.block.insert_op_after(gpu.shared_shadow(self.module, g, name), g)
             return
         t = g.global_type
         sg = xllvm.GlobalOp(t, name, "internal", alignment=g.alignment.value.data if g.alignment else None)
