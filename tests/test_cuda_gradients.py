@@ -1,0 +1,248 @@
+"""Gradient kernels of device functions that work as a block (tests/programs/cuda/block_gradients.cu):
+shared arrays and barriers reversed, atomics, adjoints that all threads add at one address,
+device-function calls, loops and branches, libm math.  On the CPU path, each checked against
+central finite differences of its primal kernel (f64; the float32 kernels against those of the
+f64 primal, which computes the same function more precisely), several blocks (the last one
+partial) and several block sizes; where it is short, against a numpy reference too.
+
+The .cu file is compiled once (a module-scoped fixture); each launch is small.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+from conftest import REPO, XENZYME_OPT, clang, run
+
+import xenzyme as xz
+
+PROGRAM = REPO / "tests" / "programs" / "cuda" / "block_gradients.cu"
+
+
+@pytest.fixture(scope="module")
+def m():
+    clang()
+    return xz.cuda.load(PROGRAM, device="cpu")
+
+
+def blocks(n: int, bs: int) -> int:
+    return (n + bs - 1) // bs
+
+
+def fd(run, x: np.ndarray, seed: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    """Central differences of `run(x) -> outputs`: sum_i seed_i d out_i / d x_j for each j."""
+    x = x.astype(np.float64)
+    out = np.zeros(x.size)
+    for j in range(x.size):
+        xp, xm = x.copy(), x.copy()
+        xp[j] += h
+        xm[j] -= h
+        out[j] = np.dot(seed, (run(xp) - run(xm)) / (2 * h))
+    return out
+
+
+def close(got, ref, rtol=1e-6, atol=1e-8) -> None:
+    np.testing.assert_allclose(np.asarray(got, dtype=np.float64), ref, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize(("dtype", "bs"), [("f64", 32), ("f64", 64), ("f64", 128), ("f32", 64)])
+def test_block_reduction_shared_barriers_atomic(m, dtype, bs):
+    """out += (sum over the block of x^2 + sin x)^2: a tree reduction in shared memory with a
+    barrier per level, then one atomicAdd per block."""
+    rng = np.random.default_rng(bs)
+    n = 150
+    t = np.float64 if dtype == "f64" else np.float32
+    x, seed = rng.random(n) - 0.5, np.array([0.7])
+    primal = m.get_function("block_square_primal_f64")
+
+    def run(xv):
+        out = np.zeros(1)
+        primal(blocks(n, bs), bs, (xv, out, n))
+        return out
+
+    dx, out, dout = np.zeros(n, t), np.zeros(1, t), seed.astype(t)
+    m.get_function(f"block_square_grad_{dtype}")(blocks(n, bs), bs, (x.astype(t), dx, out, dout, n))
+    sums = np.add.reduceat(x * x + np.sin(x), np.arange(0, n, bs))
+    exact = seed[0] * 2 * np.repeat(sums, bs)[:n] * (2 * x + np.cos(x))
+    tol = {"rtol": 1e-6, "atol": 1e-8} if dtype == "f64" else {"rtol": 2e-4, "atol": 1e-4}
+    close(dx, fd(run, x, seed), **tol)
+    close(dx, exact, **tol)
+    close(out, run(x), rtol=1e-12 if dtype == "f64" else 1e-5)
+
+
+@pytest.mark.parametrize(("kernel", "dtype", "bs"), [("weighted_grad", "f64", 16), ("weighted_grad", "f64", 128),
+                                                     ("weighted_grad", "f32", 32), ("weighted_alias_grad", "", 64)])
+def test_weights_every_thread_reads(m, kernel, dtype, bs):
+    """dw sums the adjoints of all threads of all blocks at three addresses: with __restrict__
+    combined per block, then added atomically, and dx[i] each thread's own (a plain addition);
+    without, every addition atomic."""
+    rng = np.random.default_rng(100 + bs)
+    n = 200
+    t = np.float32 if dtype == "f32" else np.float64
+    x, w, seed = rng.random(n), np.array([0.8, -0.3, 0.5]), rng.random(n)
+    primal = m.get_function("weighted_primal_f64")
+
+    def run_x(xv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, w, y, n))
+        return y
+
+    def run_w(wv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (x, wv, y, n))
+        return y
+
+    dx, dw, y = np.zeros(n, t), np.zeros(3, t), np.zeros(n, t)
+    name = f"{kernel}_{dtype}" if dtype else kernel
+    m.get_function(name)(blocks(n, bs), bs, (x.astype(t), dx, w.astype(t), dw, y, seed.astype(t), n))
+    tol = {"rtol": 1e-4, "atol": 1e-4} if dtype == "f32" else {"rtol": 1e-6, "atol": 1e-8}
+    close(dx, fd(run_x, x, seed), **tol)
+    close(dw, fd(run_w, w, seed), **tol)
+    e = np.exp(w[2] * x)
+    close(dw, [seed @ np.sin(x), seed @ (x * x), seed @ (x * e)], **tol)
+
+
+@pytest.mark.parametrize("bs", [32, 96])
+def test_scatter_atomics(m, bs):
+    """bins[idx[i]] += x[i]^3 with atomicAdd, many threads per bin: dx[i] = 3 x[i]^2 dbins[idx[i]],
+    and dbins keeps its value (an addition passes the adjoint through)."""
+    rng = np.random.default_rng(200 + bs)
+    n, nbins = 130, 7
+    x, idx = rng.random(n), rng.integers(0, nbins, n).astype(np.int32)
+    seed = rng.random(nbins)
+    primal = m.get_function("scatter_primal")
+
+    def run(xv):
+        bins = np.zeros(nbins)
+        primal(blocks(n, bs), bs, (xv, idx, bins, n))
+        return bins
+
+    dx, bins, dbins = np.zeros(n), np.zeros(nbins), seed.copy()
+    m.get_function("scatter_grad")(blocks(n, bs), bs, (x, dx, idx, bins, dbins, n))
+    close(dx, fd(run, x, seed))
+    close(dx, 3 * x * x * seed[idx], rtol=1e-13)
+    close(dbins, seed, rtol=0, atol=0)
+    close(bins, run(x), rtol=1e-12)
+
+
+@pytest.mark.parametrize("bs", [16, 64, 100])
+def test_shared_tile_with_halos(m, bs):
+    """A stencil read through a shared tile that the block's edge threads extend by a halo: the
+    adjoints of the tile go back through the barrier to the threads that loaded each element."""
+    rng = np.random.default_rng(300 + bs)
+    n = 230
+    x, seed = rng.random(n), rng.random(n)
+    primal = m.get_function("tile_stencil_primal")
+
+    def run(xv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, n))
+        return y
+
+    dx, y = np.zeros(n), np.zeros(n)
+    m.get_function("tile_stencil_grad")(blocks(n, bs), bs, (x, dx, y, seed.copy(), n))
+    close(dx, fd(run, x, seed))
+    close(y, run(x), rtol=1e-13)
+
+
+@pytest.mark.parametrize("bs", [32, 50])
+def test_block_softmax(m, bs):
+    """Softmax over each block's values: a maximum and a sum, each computed by thread 0 from
+    shared memory between barriers, then read by every thread (shared scalars)."""
+    rng = np.random.default_rng(400 + bs)
+    n = 120
+    x, seed = rng.random(n) * 4 - 2, rng.random(n)
+    primal = m.get_function("block_softmax_primal")
+
+    def run(xv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, n))
+        return y
+
+    dx, y = np.zeros(n), np.zeros(n)
+    m.get_function("block_softmax_grad")(blocks(n, bs), bs, (x, dx, y, seed.copy(), n))
+    close(dx, fd(run, x, seed))
+    ref = np.zeros(n)
+    for s in range(0, n, bs):
+        xs, g = x[s : s + bs], seed[s : s + bs]
+        p = np.exp(xs - xs.max())
+        p /= p.sum()
+        ref[s : s + bs] = p * (g - g @ p)
+    close(dx, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("bs", [16, 64])
+def test_calls_loops_branches_then_barrier(m, bs):
+    """A per-thread loop with a data-dependent trip count over a branching device function, a
+    polynomial by another (neither inlined), then each thread reads its neighbour's value
+    through shared memory: log1p, cosh, sqrt, pow, atan."""
+    rng = np.random.default_rng(500 + bs)
+    n = 90
+    x, seed = rng.random(n), rng.random(n)
+    iters = rng.integers(0, 5, n).astype(np.int32)
+    primal = m.get_function("branchy_primal")
+
+    def run(xv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, iters, n))
+        return y
+
+    dx, y = np.zeros(n), np.zeros(n)
+    m.get_function("branchy_grad")(blocks(n, bs), bs, (x, dx, y, seed.copy(), iters, n))
+    close(dx, fd(run, x, seed), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("bs", [16, 64])
+def test_dynamic_shared_memory(m, bs):
+    """extern __shared__: the shadow is a copy of the dynamic shared memory after the launch's
+    own (the gradient kernel takes twice the bytes asked for)."""
+    rng = np.random.default_rng(600 + bs)
+    n = 100
+    x, seed = rng.random(n), rng.random(n)
+    primal = m.get_function("flip_primal")
+
+    def run(xv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, n), shared_mem=bs * 8)
+        return y
+
+    dx, y = np.zeros(n), np.zeros(n)
+    m.get_function("flip_grad")(blocks(n, bs), bs, (x, dx, y, seed.copy(), n), shared_mem=bs * 8)
+    close(dx, fd(run, x, seed))
+
+
+def test_dynamic_shared_memory_limit_counts_the_shadow(m):
+    """The gradient kernel needs the dynamic shared memory twice: asking for more than half the
+    limit is an error that says why, and nothing runs."""
+    x, dx, y, dy = (np.zeros(32) for _ in range(4))
+    with pytest.raises(xz.XenzymeError, match="shadow copies"):
+        m.get_function("flip_grad")(1, 32, (x, dx, y, dy, 32), shared_mem=40 * 1024)
+    m.get_function("flip_primal")(1, 32, (x, y, 32), shared_mem=40 * 1024)
+
+
+def test_ptx_accepted_by_ptxas(m, tmp_path):
+    """Every kernel is an .entry of the PTX, which ptxas assembles; the adjoints of the weights
+    are summed across the warp by shuffles before one atomic, the shadows of the shared arrays
+    are shared arrays, and each barrier is mirrored in the reverse."""
+    ptxas = shutil.which("ptxas")
+    if ptxas is None or shutil.which("nvcc") is None:
+        pytest.skip("the CUDA toolkit (ptxas, and nvcc to find libdevice) is not installed")
+    ptx = tmp_path / "k.ptx"
+    r = run([*XENZYME_OPT, str(PROGRAM), "-p", "enzyme", "-t", "ptx{arch=sm_90}", "-o", str(ptx)])
+    assert r.returncode == 0, r.stderr
+    text = ptx.read_text()
+    for k in m.kernels:
+        assert f".visible .entry {k.symbol}(" in text, k.symbol
+    entries = text.split(".visible .entry ")
+    weighted = next(e for e in entries if e.startswith("weighted_grad_f64("))
+    assert "shfl.sync.bfly" in weighted and "atom.global.add.f64" in weighted
+    aliased = next(e for e in entries if e.startswith("weighted_alias_grad("))
+    assert "shfl" not in aliased and "atom.global.add.f64" in aliased
+    softmax = next(e for e in entries if e.startswith("block_softmax_grad("))
+    assert softmax.count("bar.sync") >= 8, softmax.count("bar.sync")
+    assert text.count("_$_shadow[") >= 5  # the shadows of the static shared arrays
+    r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
