@@ -246,3 +246,70 @@ def test_ptx_accepted_by_ptxas(m, tmp_path):
     assert text.count("_$_shadow[") >= 5  # the shadows of the static shared arrays
     r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+@pytest.fixture(scope="module")
+def m0():
+    """The same file at -O0 without LLVM's optimiser before differentiation: allocas everywhere."""
+    clang()
+    return xz.cuda.load(PROGRAM, device="cpu", clang_flags=["-O0"], preopt=0)
+
+
+@pytest.mark.parametrize(
+    ("test", "args"),
+    [
+        (test_block_reduction_shared_barriers_atomic, ("f32", 32)),
+        (test_weights_every_thread_reads, ("weighted_grad", "f64", 32)),
+        (test_scatter_atomics, (32,)),
+        (test_shared_tile_with_halos, (64,)),
+        (test_block_softmax, (50,)),
+        (test_calls_loops_branches_then_barrier, (16,)),
+        (test_dynamic_shared_memory, (16,)),
+    ],
+    ids=lambda v: v.__name__.removeprefix("test_") if callable(v) else "-".join(map(str, v)),
+)
+def test_at_O0(m0, test, args):
+    """The checks above, on the kernels compiled by clang -O0."""
+    test(m0, *args)
+
+
+# ---------------------------------------------------------------------------------------------
+# What reverse mode of device code does not support: an error when the file is loaded
+# ---------------------------------------------------------------------------------------------
+
+_HEADER = """
+extern __device__ void __enzyme_autodiff(void *, ...);
+__device__ int enzyme_dup, enzyme_const;
+"""
+_REQUEST = """
+__global__ void g(TYPE *x, TYPE *dx, TYPE *y, TYPE *dy) {
+  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("""__device__ void f(double *x, double *y) {
+              double v = x[threadIdx.x];
+              if (threadIdx.x < 16) __syncthreads();
+              y[threadIdx.x] = v * v;
+            }""",
+         r"__syncthreads\(\) in @\S+ is in control flow that differs between the threads of a block"),
+        ("""__device__ void f(float *x, float *y) { atomicExch(y, x[threadIdx.x]); }""",
+         r"cannot differentiate @\S+: atomic 'xchg' updates of memory with derivatives are not supported in reverse mode"),
+        ("""__device__ void f(double *x, double *y) { y[threadIdx.x] = atomicAdd(x, 1.0) * 2.0; }""",
+         r"the result of 'llvm.atomicrmw' \(the value the memory held\) carries a derivative"),
+        ("""__device__ void f(float *x, float *y) {
+              y[threadIdx.x] = __shfl_down_sync(0xffffffff, x[threadIdx.x], 1);
+            }""",
+         r"the GPU intrinsic @llvm.nvvm.shfl.sync.down.f32 has no derivative"),
+    ],
+    ids=["divergent-barrier", "atomic-exchange", "atomic-old-value", "shuffle"],
+)  # fmt: skip
+def test_unsupported_in_reverse_mode(body, message):
+    clang()
+    t = "float" if "float" in body else "double"
+    with pytest.raises(xz.XenzymeError, match=message):
+        xz.cuda.load(_HEADER + body + _REQUEST.replace("TYPE", t), device="cpu")
