@@ -22,7 +22,7 @@ from __future__ import annotations
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, ModuleOp, i8, i32, i64
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.callgraph import reachable
@@ -189,4 +189,3 @@ def _replace_copy_address(op: xllvm.AddressOfOp, base: str, ncopies: int, copy: 
 
 
 __all__ = ["lower_shared_for_nvvm", "shared_arrays"]
-_ = Operation
