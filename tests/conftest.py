@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 XENZYME_OPT = [sys.executable, "-m", "xenzyme.cli.xenzyme_opt"]
+
+# The derivative cache of this test session (and of the commands it runs): a private folder of
+# its own, not the user's cache.
+os.environ["XENZYME_CACHE_DIR"] = tempfile.mkdtemp(prefix="xenzyme-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XENZYME_CACHE_DIR"], ignore_errors=True)
 
 
 def clang() -> str:

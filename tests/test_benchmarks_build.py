@@ -246,3 +246,56 @@ def test_every_ratio_in_the_notes_follows_the_run() -> None:
         b = _notes(bench.name, fake_result(bench, r1=3.3, r3=2.7, hand=1.9, peers=peers2, primal=2.1e-3))
         fixed = set(regex.findall(r"\b\d+\.\d\d\b", a)) & set(regex.findall(r"\b\d+\.\d\d\b", b))
         assert not fixed - PROGRAM_CONSTANTS.get(bench.name, set()), (bench.name, fixed)
+
+
+# ---------------------------------------------------------------------------------------------
+# The compile-time and growth sections
+# ---------------------------------------------------------------------------------------------
+
+
+def _compile_result(clang_s: float, cold_s: float, warm_s: float) -> dict:
+    stages = {s: 0.0 for s in (*runner_stages(), "Python")}
+    stages.update({"LLVM": 0.6 * cold_s, "Python": 0.3 * cold_s, "clang": 0.1 * cold_s})
+    return {"clang": clang_s, "cold": cold_s, "warm": warm_s, "startup": 0.02, "clang_cpu": clang_s * 0.9,
+            "cold_cpu": cold_s * 0.8, "warm_cpu": warm_s * 0.9, "startup_cpu": 0.02, "reps": 3,
+            "api": {"xz.compile": {"cold": 2.0 * cold_s, "warm": 0.031}},
+            "profile": {"total": cold_s * 0.8, "wall": cold_s, "peak_rss_mb": 100.0, "stages": stages}}  # fmt: skip
+
+
+def runner_stages() -> tuple[str, ...]:
+    spec = importlib.util.spec_from_file_location("compile_profile", REPO / "benchmarks" / "compile_profile.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.STAGES
+
+
+def test_compile_section_states_its_run() -> None:
+    res = {"taylorlog": _compile_result(0.1, 0.47, 0.035), "gmm": _compile_result(0.2, 1.9, 0.041),
+           "ba": {"error": "exit status 1"}}  # fmt: skip
+    text = runner.compile_section(res, ENV)
+    flat = " ".join(text.split())
+    assert "| taylorlog | 100.0 ms | 470.0 ms | 4.7 |" in text and "| ba | FAILED |" in text
+    assert "4.70-9.50 times clang's -O2 compile" in flat
+    assert "missed for taylorlog, gmm" in flat
+    assert "Warm, the cache answers in 35.0-41.0 ms" in flat
+    assert "gmm's cold compile goes (CPU, 1.52 s in all): LLVM 1.14 s (75 %)" in flat
+    assert "None" not in text and " ." not in text
+
+
+def test_growth_section_states_its_run() -> None:
+    def row(n: int, wall: float, llvm: float) -> dict:
+        stages = {s: 0.0 for s in (*runner_stages(), "Python")}
+        stages.update({"LLVM": llvm, "reverse-diff": wall * 0.4})
+        return {"n": n, "instructions": 7 * n, "clang": 0.01 * n / 100,
+                "profile": {"wall": wall, "total": 0.9 * wall, "peak_rss_mb": 100 + n / 10, "stages": stages}}  # fmt: skip
+
+    rows = [row(500, 2.0, 0.5), row(1000, 4.0, 1.0), row(2000, 9.6, 4.0), {"n": 4000, "error": "timed out"}]
+    text = runner.growth_section(rows, ENV)
+    flat = " ".join(text.split())
+    assert "| 2,000 | 14,000 |" in text and "| 4,000 | FAILED |" in text
+    assert "multiplied the wall time by 2.00-2.40" in flat
+    assert "N = 1,000: 4.0 s, goal ≤ 5 s (met)" in flat
+    assert "LLVM (×4.0, 46 % of the CPU time at N = 2,000)" in flat
+    assert "None" not in text and " ." not in text
+    src = runner.straight_line_source(3)
+    assert src.count("s = s * 0.999 + sin(x[") == 3 and "__enzyme_autodiff((void *)f" in src

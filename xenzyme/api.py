@@ -13,10 +13,12 @@ Derivative rules for functions of one's own: `xenzyme.derivative` (xenzyme/rules
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from xdsl.context import Context
+from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
@@ -24,19 +26,24 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xenzyme.analysis.signature import Parameter, signature
 from xenzyme.backend.arguments import Arguments, Slot
-from xenzyme.backend.jit import JITModule
+from xenzyme.backend.jit import FunctionInfo, JITModule, ObjectModule
 from xenzyme.backend.llvm_export import export_module
-from xenzyme.backend.native import check_llvm_ir, object_code
+from xenzyme.backend.native import check_llvm_ir, jit_object, object_code
 from xenzyme.diagnostics import SourceLocation, XenzymeError, error_at
+from xenzyme.llvm_binding import paused_gc
 from xenzyme.dialects import make_context
 from xenzyme.frontend.clang import DEFAULT_FLAGS, compile_to_llvm_ir
-from xenzyme.frontend.fortran import load_fortran
+from xenzyme.frontend.fortran import compile_fortran
 from xenzyme.frontend.language import SUFFIXES, guess_language
 from xenzyme.frontend.llvm_import import import_llvm_ir
-from xenzyme.frontend.rust import load_rust
+from xenzyme.frontend.rust import compile_rust
 from xenzyme.frontend.rust import load_runtime as load_rust_runtime
+from xenzyme.frontend.toolchain import import_compiled
 from xenzyme.rules.registry import derivative, load_rules  # noqa: F401 (the public API)
 from xenzyme.transforms import get_available_passes
+
+if TYPE_CHECKING:
+    from xenzyme.cache import Cache
 
 _CONTEXT: Context | None = None
 
@@ -71,8 +78,35 @@ def load(
     by rustc with `rustc_flags` (default `-C opt-level=2 -C panic=abort`; see
     xenzyme/frontend/rust.py).
     """
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    return _frontend(source, flags, language=language, filename=filename).load()
+
+
+class _Front(NamedTuple):
+    """What the frontend made of a source: the digest of that program (the LLVM IR, bitcode or
+    xDSL text; None when unknown), by which the derivative cache knows it, and its import."""
+
+    digest: str | None
+    load: Callable[[], ModuleOp]
+
+
+def _frontend(
+    source: str | os.PathLike[str] | bytes,
+    flags: dict[str, Sequence[str] | None],
+    *,
+    language: str | None = None,
+    filename: str | None = None,
+    cache: Cache | None = None,
+) -> _Front:
+    """`load`'s work up to the import.  With a `cache`, C and C++ are not compiled when a
+    manifest of the cache says what clang made of them (xenzyme/cache.py): clang then runs
+    only if the import is needed."""
+    from xenzyme.cache import digest
+
+    if isinstance(source, ModuleOp):
+        return _Front(_module_digest(source) if cache is not None else None, lambda: source)
     if isinstance(source, bytes):
-        return import_llvm_ir(source, filename or "<bitcode>")
+        return _Front(digest(source), lambda: import_llvm_ir(source, filename or "<bitcode>"))
     if not isinstance(source, str | os.PathLike):
         raise XenzymeError(f"load() takes a path, program text or bitcode (bytes), got {type(source).__name__}")
     path = Path(source) if isinstance(source, os.PathLike) or _looks_like_path(source) else None
@@ -85,7 +119,7 @@ def load(
         name = str(path)
         data = path.read_bytes()
         if suffix == ".bc" or data[:2] == b"BC":
-            return import_llvm_ir(data, name)
+            return _Front(digest(data), lambda: import_llvm_ir(data, name))
         text = data.decode("utf-8", errors="replace")
         language = language or SUFFIXES.get(suffix) or guess_language(text)
     else:
@@ -93,23 +127,51 @@ def load(
         name = filename or "<input>"
         language = language or SUFFIXES.get(Path(name).suffix) or guess_language(text)
     if language == "llvm":
-        return import_llvm_ir(text, name)
+        return _Front(digest(text), lambda: import_llvm_ir(text, name))
     if language == "mlir":
-        return _load_mlir(text, name)
+        return _Front(digest("mlir\0" + text), lambda: _load_mlir(text, name))
     if language in ("c", "c++", "cuda"):
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
-        return import_llvm_ir(compile_to_llvm_ir(text, name, _with_debug_info(clang_flags), language), name)
-    if language == "cuda":
-        name = "input.cu" if name == "<input>" else name
-        return import_llvm_ir(compile_to_llvm_ir(text, name, clang_flags, "cuda"), name)
+        return _c_frontend(text, name, _with_debug_info(flags["clang_flags"]), language, cache)
     if language == "fortran":
-        return load_fortran(text, "input.f90" if name == "<input>" else name, flang_flags)
+        name = "input.f90" if name == "<input>" else name
+        bitcode = compile_fortran(text, name, flags["flang_flags"])
+        return _Front(digest(bitcode), lambda: import_compiled(bitcode, name))
     if language == "rust":
-        module = load_rust(text, "input.rs" if name == "<input>" else name, rustc_flags)
+        name = "input.rs" if name == "<input>" else name
+        bitcode = compile_rust(text, name, flags["rustc_flags"])
         load_rust_runtime()  # for the JIT
-        return module
+
+        return _Front(digest(bitcode), lambda: import_compiled(bitcode, name))
     raise XenzymeError(f"unknown language '{language}' (use c, c++, cuda, fortran, rust, llvm or mlir)")
+
+
+def _c_frontend(text: str, name: str, flags: list[str], language: str, cache: Cache | None) -> _Front:
+    from xenzyme.cache import digest, source_manifest_key, uses_time_macros
+    from xenzyme.frontend.clang import find_clang
+
+    manifest = None
+    if cache is not None and not uses_time_macros(text):
+        manifest = source_manifest_key("clang", find_clang(), text, name, flags, language)
+        found = cache.lookup_source(manifest)
+        if found is not None:
+            return _Front(found, lambda: import_llvm_ir(compile_to_llvm_ir(text, name, flags, language), name))
+    read: list[str] | None = [] if manifest is not None else None
+    ir = compile_to_llvm_ir(text, name, flags, language, read=read)
+    if cache is not None and manifest is not None and read is not None:
+        cache.record_source(manifest, read, digest(ir))
+    return _Front(digest(ir), lambda: import_llvm_ir(ir, name))
+
+
+def _module_digest(module: ModuleOp) -> str | None:
+    """A module given as such is known by its LLVM IR (None if it has none yet)."""
+    from xenzyme.cache import digest
+
+    try:
+        return digest(export_module(module))
+    except Exception:  # noqa: BLE001 -- ops the exporter does not know: not cached
+        return None
 
 
 def _with_debug_info(flags: Sequence[str] | None) -> list[str]:
@@ -146,7 +208,7 @@ def _looks_like_path(s: str) -> bool:
 
 def run_pipeline(module: ModuleOp, pipeline: str, *, verify: bool = True) -> ModuleOp:
     """Run a pass pipeline (`xenzyme-opt -p` syntax) on `module`, in place; returns it."""
-    from xenzyme.cli.xenzyme_opt import check_pipeline
+    from xenzyme.cli.driver import check_pipeline
 
     available = get_available_passes()
     check_pipeline(pipeline, available)  # the command line's messages: pass, option, value
@@ -165,7 +227,7 @@ def to_llvm_ir(module: ModuleOp, *, verify: bool = True) -> str:
     return text
 
 
-def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2) -> JITModule:  # noqa: A001
+def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2, cache: bool = True):  # noqa: A001
     """JIT-compile for this machine; functions are attributes of the result.
 
     A module that still holds derivative requests (`__enzyme_autodiff`, `__enzyme_fwddiff`,
@@ -173,15 +235,157 @@ def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2) ->
     `enzyme` pipeline on a copy of it: the functions of the result are those of
     `xenzyme-opt -p enzyme`.  Their arguments are checked when they are called
     (xenzyme/backend/arguments.py).
+
+    The machine code is kept in the derivative cache (xenzyme/cache.py) unless `cache=False`:
+    compiling the same program again, in this process or another, loads it from there.
     """
-    if not isinstance(module, ModuleOp):
-        module = load(module)
-    if has_derivative_requests(module):
+    store = _use_cache(cache)
+    front = _frontend(module, _NO_FLAGS, cache=store)
+    k = _entry_key(store, "compile", front.digest, opt_level)
+    if k is not None and (hit := _cached_module(store, k)) is not None:
+        return hit
+    with paused_gc():  # (see xenzyme/llvm_binding.py: millions of objects, next to no garbage)
+        return _compile(front.load(), opt_level, store, k)
+
+
+def _compile(mod: ModuleOp, opt_level: int, store: Cache | None, k: str | None) -> ObjectModule | JITModule:
+    """`compile`'s work when the cache does not have it."""
+    if has_derivative_requests(mod):
         from xenzyme.transforms.enzyme import EnzymePass
 
-        module = module.clone()
-        EnzymePass(preopt=2, postopt=0).apply(context(), module)
-    return JITModule(module, opt_level=opt_level)
+        mod = mod.clone()
+        EnzymePass(preopt=2, postopt=0).apply(context(), mod)
+    functions = {
+        op.sym_name.data: FunctionInfo(list(op.function_type.inputs.data), op.function_type.output,
+                                       op.function_type.is_variadic, signature(mod, op))  # fmt: skip
+        for op in mod.ops
+        if isinstance(op, xllvm.FuncOp) and op.body.blocks and op.linkage.linkage.data not in ("internal", "private")
+    }
+    compiled = _compile_module(mod, opt_level, min(opt_level, 3), "native", functions, store, k, {"kind": "compile"})
+    return compiled if compiled is not None else JITModule(mod, opt_level=opt_level)
+
+
+_NO_FLAGS: dict[str, Sequence[str] | None] = {"clang_flags": None, "flang_flags": None, "rustc_flags": None}
+
+
+# ---------------------------------------------------------------------------------------------
+# Machine code, and the derivative cache
+# ---------------------------------------------------------------------------------------------
+
+
+class _NotCacheable(Exception):
+    """What a compiled module needs cannot be written down (a type without a text form)."""
+
+
+def _use_cache(enabled: bool) -> Cache | None:
+    """The derivative cache, unless turned off, unusable (a warning says why), or derivative
+    rules were registered from Python (what they do is not in any key)."""
+    if not enabled:
+        return None
+    from xenzyme.cache import default_cache
+    from xenzyme.rules.registry import RULES
+
+    if RULES:
+        return None
+    store = default_cache()
+    return store if store.usable() else None
+
+
+def _entry_key(store: Cache | None, kind: str, program: str | None, *options: Any) -> str | None:
+    """The key of what `kind` compiles of the program with digest `program` and `options`."""
+    if store is None or program is None:
+        return None
+    from xenzyme.cache import compiler_identity, key, native_host
+
+    return key("api", kind, compiler_identity(), native_host(), program, *options)
+
+
+def _compile_module(module: ModuleOp, level: int, opt: int, opt_cpu: str, functions: dict[str, FunctionInfo],
+                    store: Cache | None, k: str | None, meta: dict[str, Any]) -> ObjectModule | None:  # fmt: skip
+    """Machine code for `module` (after LLVM's -O`level`; codegen at `opt`), loaded with the
+    signatures `functions`, and kept in the cache under `k` with `meta`.  None when the module
+    has static constructors, which only `JITModule` runs."""
+    data, needed, constructors = jit_object(export_module(module), level, opt, opt_cpu)
+    if constructors:
+        return None
+    compiled = ObjectModule(data, functions, needed)
+    if store is not None and k is not None:
+        try:
+            meta = {**meta, "functions": {n: _info_json(i) for n, i in functions.items()}, "needed": needed}
+        except _NotCacheable:
+            return compiled
+        store.put(k, meta, data)
+    return compiled
+
+
+def _cached_module(store: Cache | None, k: str) -> ObjectModule | None:
+    found = _cached(store, k)
+    return found[0] if found is not None else None
+
+
+def _cached(store: Cache | None, k: str) -> tuple[ObjectModule, dict[str, Any]] | None:
+    """The compiled module of entry `k` with its metadata, or None (also when the entry cannot
+    be used: then it is compiled again and replaced)."""
+    entry = store.get(k) if store is not None else None
+    if entry is None:
+        return None
+    try:
+        functions = {n: _info_from_json(i) for n, i in entry.meta["functions"].items()}
+        needed = [(str(n), bool(w)) for n, w in entry.meta["needed"]]
+    except (KeyError, TypeError, ValueError, ParseError):
+        return None
+    return ObjectModule(entry.payload, functions, needed), entry.meta
+
+
+def _type_text(t: Any) -> str:
+    text = str(t)
+    if _type_of(text) != t:
+        raise _NotCacheable(text)
+    return text
+
+
+_SCALARS: dict[str, Any] = {}
+
+
+def _type_of(text: str) -> Any:
+    """An xDSL type from its text (`f64`, `!llvm.ptr`, `!llvm.struct<(f64, i32)>`, ...)."""
+    if not _SCALARS:
+        from xdsl.dialects.builtin import f32, f64, f80
+
+        from xenzyme.dialects import llvm_ext as ext
+
+        _SCALARS.update({"f64": f64, "f32": f32, "f80": f80, "!llvm.ptr": ext.LLVMPointerType(),
+                         "!llvm.void": ext.LLVMVoidType()})  # fmt: skip
+    if (t := _SCALARS.get(text)) is not None:
+        return t
+    if text[:1] == "i" and text[1:].isdigit():
+        from xdsl.dialects.builtin import IntegerType
+
+        return IntegerType(int(text[1:]))
+    return Parser(context(), text).parse_attribute()
+
+
+def _param_json(p: Parameter) -> dict[str, Any]:
+    return {"index": p.index, "type": _type_text(p.type), "name": p.name, "c_type": p.c_type,
+            "pointee": _type_text(p.pointee) if p.pointee is not None else None, "pointee_from": p.pointee_from,
+            "min_bytes": p.min_bytes, "written": p.written}  # fmt: skip
+
+
+def _param_from_json(d: dict[str, Any]) -> Parameter:
+    return Parameter(int(d["index"]), _type_of(d["type"]), d["name"], d["c_type"],
+                     _type_of(d["pointee"]) if d["pointee"] is not None else None, str(d["pointee_from"]),
+                     d["min_bytes"], bool(d["written"]))  # fmt: skip
+
+
+def _info_json(info: FunctionInfo) -> dict[str, Any]:
+    return {"inputs": [_type_text(t) for t in info.inputs], "output": _type_text(info.output), "vararg": info.vararg,
+            "params": [_param_json(p) for p in info.params] if info.params is not None else None}  # fmt: skip
+
+
+def _info_from_json(d: dict[str, Any]) -> FunctionInfo:
+    params = d["params"]
+    return FunctionInfo([_type_of(t) for t in d["inputs"]], _type_of(d["output"]), bool(d["vararg"]),
+                        [_param_from_json(p) for p in params] if params is not None else None)  # fmt: skip
 
 
 def has_derivative_requests(module: ModuleOp) -> bool:
@@ -293,27 +497,26 @@ def _check_activities(function: str, params: Sequence[Parameter], acts: Sequence
                                 "shadow array that receives its derivative"])  # fmt: skip
 
 
-def _slots(params: Sequence[Parameter], acts: Sequence[str], ctypes_: Sequence[object], width: int,
+def _slots(params: Sequence[Parameter], shadowed: Sequence[bool], ctypes_: Sequence[object], width: int,
            reverse: bool) -> list[Slot]:  # fmt: skip
-    """The arguments of a derivative's call: each parameter, then its shadows or tangents."""
-    from xenzyme.dialects.autodiff import has_shadow
-
+    """The arguments of a derivative's call: each parameter, then (where `shadowed`) its
+    shadows or tangents."""
     out: list[Slot] = []
     it = iter(ctypes_)
-    for p, a in zip(params, acts, strict=True):
-        out.append(Slot(p, next(it), writes=p.written, raw_ok=not has_shadow(a)))
-        if has_shadow(a):
+    for p, shadow in zip(params, shadowed, strict=True):
+        out.append(Slot(p, next(it), writes=p.written, raw_ok=not shadow))
+        if shadow:
             role = "shadow" if p.is_pointer else "tangent"
             out += [Slot(p, next(it), role, k, width, writes=reverse or p.written) for k in range(width)]
     return out
 
 
-def _differentiate(module: ModuleOp, postopt: int) -> None:
+def _differentiate(module: ModuleOp) -> None:
     """Every derivative request of the module (ours and the program's own `__enzyme_*` calls),
     as the `enzyme` pipeline does them after its first optimisation (OpenMP's parallel regions
-    raised to `par` ops first and lowered back to libomp calls last, as there)."""
+    raised to `par` ops first and lowered back to libomp calls last, as there; its last
+    optimisation runs where the machine code is made)."""
     from xenzyme.transforms.forward_diff import ForwardDiffPass
-    from xenzyme.transforms.llvm_opt import run_llvm_pipeline
     from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
     from xenzyme.transforms.lower_par import LowerParPass
     from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
@@ -324,8 +527,6 @@ def _differentiate(module: ModuleOp, postopt: int) -> None:
               LowerParPass())  # fmt: skip
     for p in passes:
         p.apply(context(), module)
-    if postopt:
-        run_llvm_pipeline(module, postopt)
 
 
 def gradient(
@@ -338,6 +539,7 @@ def gradient(
     clang_flags: Sequence[str] | None = None,
     flang_flags: Sequence[str] | None = None,
     rustc_flags: Sequence[str] | None = None,
+    cache: bool = True,
 ) -> GradientFunction:
     """Compile the reverse-mode derivative of `function` and return it as a Python callable.
 
@@ -348,21 +550,26 @@ def gradient(
     `activity` has one entry per argument (`active`, `dup`, `dupnoneed`, `const`); by default
     floats are active, pointers duplicated and integers constant, as in Enzyme.  A source file is
     compiled with the flags for its language (`clang_flags`, `flang_flags`, `rustc_flags`), as by
-    `load`.
+    `load`.  The compiled derivative is kept in the derivative cache (xenzyme/cache.py) unless
+    `cache=False`: asking for it again, in this process or another, loads it from there.
     """
-    import ctypes
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    return _derivative("gradient", _build_gradient, source, function, activity, 1, preopt, postopt, flags, cache)
 
+
+def _build_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
+                    preopt: int) -> tuple[ModuleOp, str, list, dict[str, Any]]:  # fmt: skip
+    """The loaded `module`, optimised, with the gradient's wrapper; the wrapper's name and
+    parameters' types; and what the callable needs to know (the metadata of a cache entry)."""
     from xdsl.builder import Builder
-    from xdsl.dialects import llvm as xllvm
     from xdsl.ir import Block, Region
     from xdsl.rewriter import InsertPoint
 
     from xenzyme.dialects import autodiff as ad
     from xenzyme.dialects import llvm_ext as ext
 
-    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
-    module, fn, acts, params = _prepare(source, function, activity, ad.ARG_ACTIVITIES, default_activity, False,
-                                        preopt, flags)  # fmt: skip
+    module, fn, acts, params = _prepare(module, function, activity, ad.ARG_ACTIVITIES, default_activity, False,
+                                        preopt)  # fmt: skip
     ret = fn.function_type.output
     ret_act = "none" if isinstance(ret, ext.LLVMVoidType) else "active" if ad.is_float_like(ret) else "const"
     types = [p.type for p in params]
@@ -383,13 +590,76 @@ def gradient(
     wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(wrapper_params, ext.LLVMVoidType()),
                            linkage=xllvm.LinkageAttr("external"), body=Region([entry]))  # fmt: skip
     module.body.block.add_op(wrapper)
-    _differentiate(module, postopt)
-    jit = JITModule(module, opt_level=0)
-    ctypes_of = {"f64": ctypes.c_double, "f32": ctypes.c_float}
-    result_types = [ctypes_of.get(str(t), ctypes.c_double) for t in actives]
-    wrapper_ctypes = jit.function(name).arg_types[1 if rtype is not None else 0 :]
-    arguments = Arguments(function, _slots(params, acts, wrapper_ctypes, 1, reverse=True))
-    return GradientFunction(jit, name, acts, result_types, arguments)
+    results = [str(t) if str(t) in _CTYPES else "f64" for t in actives]
+    return module, name, wrapper_params, {"activity": acts, "shadowed": [ad.has_shadow(a) for a in acts],
+                                          "params": params, "out": rtype is not None, "results": results}  # fmt: skip
+
+
+def _gradient_function(jit: ObjectModule | JITModule, name: str, function: str, width: int,
+                       meta: dict[str, Any]) -> GradientFunction:  # fmt: skip
+    acts, params = meta["activity"], meta["params"]
+    wrapper_ctypes = jit.function(name).arg_types[1 if meta["out"] else 0 :]
+    arguments = Arguments(function, _slots(params, meta["shadowed"], wrapper_ctypes, 1, reverse=True))
+    return GradientFunction(jit, name, acts, [_CTYPES[r]() for r in meta["results"]], arguments)
+
+
+def _ctype_double() -> Any:
+    import ctypes
+
+    return ctypes.c_double
+
+
+def _ctype_float() -> Any:
+    import ctypes
+
+    return ctypes.c_float
+
+
+_CTYPES = {"f64": _ctype_double, "f32": _ctype_float}
+
+
+def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]], source: Any, function: str,
+                activity: Sequence[str] | None, width: int, preopt: int, postopt: int,
+                flags: dict[str, Sequence[str] | None], cache: bool) -> Any:  # fmt: skip
+    """A derivative's callable (`kind` "gradient" or "tangent"): from the derivative cache when
+    it has it, else built (`build` adds the wrapper), differentiated, compiled and kept there."""
+    store = _use_cache(cache)
+    front = _frontend(source, flags, cache=store)
+    keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
+    k = _entry_key(store, kind, front.digest if keyed else None, function,
+                   None if activity is None else list(activity), width, preopt, postopt)  # fmt: skip
+    make = _gradient_function if kind == "gradient" else _tangent_function
+    if k is not None and (hit := _cached(store, k)) is not None:
+        jit, meta = hit
+        try:
+            params = [_param_from_json(p) for p in meta["params"]]
+            return make(jit, meta["wrapper"], function, width, {**meta, "params": params})
+        except (KeyError, TypeError, ValueError, ParseError, AttributeError):
+            pass  # an entry of another shape: compiled again below, and replaced
+    with paused_gc():  # (see xenzyme/llvm_binding.py: millions of objects, next to no garbage)
+        return _derivative_compiled(kind, build, make, front, function, activity, width, preopt, postopt, store, k)
+
+
+def _derivative_compiled(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]],
+                         make: Callable[..., Any], front: _Front, function: str, activity: Sequence[str] | None,
+                         width: int, preopt: int, postopt: int, store: Cache | None, k: str | None) -> Any:  # fmt: skip
+    """`_derivative`'s compile, when the cache does not have it."""
+    from xenzyme.dialects import llvm_ext as ext
+
+    module, name, wrapper_params, meta = build(front.load(), function, activity, width, preopt)
+    _differentiate(module)
+    info = {name: FunctionInfo(wrapper_params, ext.LLVMVoidType())}
+    try:
+        entry_meta = {**meta, "kind": kind, "wrapper": name, "params": [_param_json(p) for p in meta["params"]]}
+    except _NotCacheable:
+        k = None
+        entry_meta = {}
+    jit = _compile_module(module, postopt, 0, "generic", info, store, k, entry_meta)
+    if jit is None:  # static constructors: the JIT runs them
+        from xenzyme.backend.native import optimized_ir
+
+        jit = JITModule(optimized_ir(export_module(module), postopt), opt_level=0)
+    return make(jit, name, function, width, meta)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -439,23 +709,19 @@ class TangentFunction:
 
 
 def _prepare(
-    source: ModuleOp | str | os.PathLike[str],
+    module: ModuleOp,
     function: str,
     activity: Sequence[str] | None,
     allowed: Sequence[str],
     default,
     forward: bool,
     preopt: int,
-    flags: dict[str, Sequence[str] | None],
 ):
-    """Load `source`, check the activities of `function`, optimise: (module, function,
+    """Check the activities of `function`, optimise the loaded `module`: (module, function,
     activities, parameters)."""
-    from xdsl.dialects import llvm as xllvm
-
     from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
     from xenzyme.transforms.raise_openmp import keep_outlined_regions
 
-    module = _module(source, flags)
     fn = _find_function(module, function)
     if not fn.body.blocks:
         raise XenzymeError(f"'{function}' is only declared; its body is needed to differentiate it")
@@ -492,6 +758,7 @@ def tangent(
     clang_flags: Sequence[str] | None = None,
     flang_flags: Sequence[str] | None = None,
     rustc_flags: Sequence[str] | None = None,
+    cache: bool = True,
 ) -> TangentFunction:
     """Compile the forward-mode derivative of `function` and return it as a Python callable.
 
@@ -501,29 +768,32 @@ def tangent(
     `activity` has one entry per argument (`dup`, `dupnoneed`, `const`); by default floats and
     pointers are duplicated and integers constant, as in Enzyme's forward mode.  With
     `width=N` each `dup` argument takes N tangents and the result is a tuple of N tangents.
-    The function may itself call `__enzyme_autodiff` (a Hessian-vector product).
+    The function may itself call `__enzyme_autodiff` (a Hessian-vector product).  As for
+    `gradient`, the compiled derivative is kept in the derivative cache unless `cache=False`.
     """
-    import ctypes
+    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
+        raise XenzymeError(f"width must be a positive integer, got {width!r}")
+    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
+    return _derivative("tangent", _build_tangent, source, function, activity, width, preopt, postopt, flags, cache)
 
+
+def _build_tangent(module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
+                   preopt: int) -> tuple[ModuleOp, str, list, dict[str, Any]]:  # fmt: skip
+    """As `_build_gradient`, for the tangent's wrapper."""
     from xdsl.builder import Builder
-    from xdsl.dialects import llvm as xllvm
     from xdsl.ir import Block, Region
     from xdsl.rewriter import InsertPoint
 
     from xenzyme.dialects import autodiff as ad
     from xenzyme.dialects import llvm_ext as ext
 
-    if isinstance(width, bool) or not isinstance(width, int) or width < 1:
-        raise XenzymeError(f"width must be a positive integer, got {width!r}")
-    flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
-    module, fn, acts, params = _prepare(source, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity,
-                                        True, preopt, flags)  # fmt: skip
+    module, fn, acts, params = _prepare(module, function, activity, ad.FWD_ARG_ACTIVITIES, default_forward_activity,
+                                        True, preopt)  # fmt: skip
     types = [p.type for p in params]
     ret = fn.function_type.output
-    ctypes_of = {"f64": ctypes.c_double, "f32": ctypes.c_float}
     if isinstance(ret, ext.LLVMVoidType):
         ret_act = "none"
-    elif str(ret) in ctypes_of:
+    elif str(ret) in _CTYPES:
         ret_act = "dupnoneed"
     else:
         ret_act = "const"  # no tangent to return (an integer, a pointer, a struct)
@@ -542,11 +812,18 @@ def tangent(
     wrapper = xllvm.FuncOp(name, ext.LLVMFunctionType(wrapper_params, ext.LLVMVoidType()),
                            linkage=xllvm.LinkageAttr("external"), body=Region([entry]))  # fmt: skip
     module.body.block.add_op(wrapper)
-    _differentiate(module, postopt)
-    jit = JITModule(module, opt_level=0)
-    wrapper_ctypes = jit.function(name).arg_types[1 if rtype is not None else 0 :]
-    arguments = Arguments(function, _slots(params, acts, wrapper_ctypes, width, reverse=False))
-    return TangentFunction(jit, name, acts, width, ctypes_of[str(ret)] if rtype is not None else None, arguments)
+    result = str(ret) if rtype is not None else None
+    return module, name, wrapper_params, {"activity": acts, "shadowed": [ad.has_shadow(a) for a in acts],
+                                          "params": params, "out": rtype is not None, "result": result}  # fmt: skip
+
+
+def _tangent_function(jit: ObjectModule | JITModule, name: str, function: str, width: int,
+                      meta: dict[str, Any]) -> TangentFunction:  # fmt: skip
+    acts, params = meta["activity"], meta["params"]
+    wrapper_ctypes = jit.function(name).arg_types[1 if meta["out"] else 0 :]
+    arguments = Arguments(function, _slots(params, meta["shadowed"], wrapper_ctypes, width, reverse=False))
+    result = _CTYPES[meta["result"]]() if meta["result"] is not None else None
+    return TangentFunction(jit, name, acts, width, result, arguments)
 
 
 class JacobianFunction:

@@ -297,8 +297,9 @@ def _is_argument(o: Object) -> bool:
 
 
 def noalias_argument(o: Object, uncaptured: bool = False) -> bool:
-    """A `noalias` argument; with `uncaptured`, one the function does not store anywhere either
-    (no pointer loaded from memory can be based on it)."""
+    """A `noalias` argument, or one pointing to a caller's stack slot nothing else reaches
+    (`par.LOCAL_SLOT`); with `uncaptured`, one the function does not store anywhere either (no
+    pointer loaded from memory can be based on it)."""
     if not isinstance(o, BlockArgument):
         return False
     fn = o.block.parent_op()
@@ -306,7 +307,8 @@ def noalias_argument(o: Object, uncaptured: bool = False) -> bool:
         return False
     attrs = fn.arg_attrs.data[o.index].data  # type: ignore[attr-defined]
     captures = attrs.get("llvm.captures")
-    return "llvm.noalias" in attrs and (not uncaptured or isinstance(captures, StringAttr) and captures.data == "none")
+    distinct = "llvm.noalias" in attrs or par.LOCAL_SLOT in attrs
+    return distinct and (not uncaptured or isinstance(captures, StringAttr) and captures.data == "none")
 
 
 def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp]) -> bool:

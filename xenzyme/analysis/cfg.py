@@ -1,7 +1,8 @@
 """Control flow of one function: edges, reverse post-order, dominators, natural loops.
 
-Pure functions of the IR; nothing here rewrites.  Dominators come from networkx (Cooper-Harvey-
-Kennedy); dominance queries use the dominator tree's DFS intervals, so they are O(1).  Natural
+Pure functions of the IR; nothing here rewrites.  Dominators are Cooper, Harvey and Kennedy's
+iteration over the reverse post-order; dominance queries use the dominator tree's DFS
+intervals, so they are O(1).  Natural
 loops are found from back edges (an edge whose target dominates its source); an edge that
 retreats in the depth-first order without being a back edge means the CFG is irreducible, which
 the differentiation passes reject.
@@ -12,12 +13,47 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 
 from xenzyme.dialects import llvm_ext as ext
+
+
+def _immediate_dominators(n: int, succs: list[list[int]]) -> list[int]:
+    """The immediate dominator of each node of a graph numbered in reverse post-order from its
+    entry 0, which is its own (Cooper, Harvey and Kennedy, "A Simple, Fast Dominance
+    Algorithm"): iterate to a fixed point, intersecting the dominators of the predecessors by
+    walking up the tree, where a dominator always has a smaller number."""
+    preds: list[list[int]] = [[] for _ in range(n)]
+    for u, ss in enumerate(succs):
+        for v in ss:
+            preds[v].append(u)
+    idom = [-1] * n
+    if n:
+        idom[0] = 0
+    changed = True
+    while changed:
+        changed = False
+        for b in range(1, n):
+            new = -1
+            for p in preds[b]:
+                if idom[p] < 0:
+                    continue
+                if new < 0:
+                    new = p
+                    continue
+                a, c = p, new
+                while a != c:
+                    while a > c:
+                        a = idom[a]
+                    while c > a:
+                        c = idom[c]
+                new = a
+            if new != idom[b]:
+                idom[b] = new
+                changed = True
+    return idom
 
 
 @dataclass(eq=False)
@@ -116,14 +152,9 @@ class CFG:
         return post[::-1]
 
     def _dominators(self) -> None:
-        g = nx.DiGraph()
-        g.add_nodes_from(range(len(self.rpo)))
-        for b in self.rpo:
-            for s in self.succs[b]:
-                g.add_edge(self.index[b], self.index[s])
-        idom = nx.immediate_dominators(g, 0)
+        idom = _immediate_dominators(len(self.rpo), [[self.index[s] for s in self.succs[b]] for b in self.rpo])
         self.idom: dict[Block, Block | None] = {
-            self.rpo[n]: (self.rpo[d] if n != 0 else None) for n, d in idom.items()
+            self.rpo[n]: (self.rpo[d] if n != 0 else None) for n, d in enumerate(idom)
         }
         children: dict[Block, list[Block]] = {b: [] for b in self.rpo}
         for b, d in self.idom.items():

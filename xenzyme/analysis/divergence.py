@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
@@ -111,6 +110,8 @@ class Divergence:
 
     def _control_dependences(self) -> dict[Block, set[Block]]:
         """Block -> the blocks whose branch decides whether it runs (post-dominance frontier)."""
+        import networkx as nx  # (imported here: only GPU code needs it)
+
         g = nx.DiGraph()
         g.add_node(_EXIT)
         for b in self.fn.body.blocks:

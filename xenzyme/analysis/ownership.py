@@ -109,7 +109,10 @@ class _Chunks:
     iteration, or where another such loop stopped (the remainder loops of an unrolled or
     vectorised loop), or at an outer such variable (the chunks of a chunked schedule).
     `counters`: induction variables counting from 0 (a vectorised loop's, added to a position),
-    and `limits`, the values they stop at."""
+    and `limits`, the values they stop at.  Positions are what these loops start from: a chunk's
+    start, where another loop stopped, a few iterations after a position (peeled off a loop's
+    front).  That such loops stay within the chunk is taken from how they are made (by clang and
+    LLVM's loop transformations), not proved."""
 
     def __init__(self, cfg: CFG):
         self.cfg = cfg
@@ -152,6 +155,8 @@ class _Chunks:
             a, b = (_strip(o) for o in owner.operands)
             if a in self.ivs and constant_int(owner.operands[1]) == self.ivs[a].step[0]:
                 return True  # where the loop stopped
+            if (c := constant_int(owner.operands[1])) is not None and 0 < c <= _PEELED and self.position(a, seen):
+                return True  # after iterations peeled off the front of a loop
             for x, y in ((a, b), (b, a)):
                 if y in self.limits and self.position(x, seen):
                     return True  # where a counter added to a position stopped
@@ -167,12 +172,18 @@ class _Chunks:
         chunk variable, or a counter plus a position fixed in the counter's loop."""
         if len(index) == 1 and index[0] in self.ivs:
             return self.ivs[index[0]].step[0]
+        if len(index) == 1 and self.position(index[0], set()):
+            return 1  # one iteration, outside a loop over the chunk (peeled off it)
         if len(index) == 2:
             for z, p in (index, index[::-1]):
                 c = self.counters.get(z)
                 if c is not None and is_invariant(self.cfg, p, c.loop) and self.position(p, set()):
                     return c.step[0]
         return None
+
+
+_PEELED = 8
+"""The most iterations LLVM peels off the front of a loop that `_Chunks` follows."""
 
 
 def _limits(iv: AffineIV, cfg: CFG) -> set[SSAValue]:

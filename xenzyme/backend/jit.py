@@ -10,6 +10,9 @@ is passed as it is, unchecked.  Struct returns come back as tuples.
 
     lib = JITModule(module)
     y = lib.f(2.0, np.arange(4.0), 4)
+
+Code compiled earlier -- an object file for this machine, as the derivative cache keeps them
+(xenzyme/cache.py) -- is loaded by `ObjectModule`, with what its functions' parameters are.
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 import llvmlite.binding as llb
-from xdsl.dialects.builtin import IntegerType, ModuleOp, StringAttr, f32, f64, f80
+from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, StringAttr, f32, f64, f80
 from xdsl.dialects.llvm import FuncOp
 from xdsl.ir import Attribute
 
@@ -73,9 +76,11 @@ def _resolve_openmp(llvm_module: llb.ModuleRef) -> None:
     """Bind the OpenMP functions the module declares to libomp's: explicitly, so that another
     runtime loaded in the process (GCC's libgomp also defines omp_get_thread_num, ...) is not
     picked instead."""
-    needed = [
-        f.name for f in llvm_module.functions if f.is_declaration and f.name.startswith(_OPENMP_PREFIXES)
-    ]
+    _resolve_openmp_names([f.name for f in llvm_module.functions if f.is_declaration])
+
+
+def _resolve_openmp_names(names: Sequence[str]) -> None:
+    needed = [name for name in names if name.startswith(_OPENMP_PREFIXES)]
     if not needed:
         return
     lib = _libomp()
@@ -115,6 +120,30 @@ def _ctype(t: llb.TypeRef) -> Any:
     raise XenzymeError(f"cannot call a function with a {t} parameter or result from Python")
 
 
+def ctype_of(t: Attribute) -> Any:
+    """The ctypes type of an xDSL type of the `llvm` dialect (None for void), as `_ctype` gives
+    for LLVM's."""
+    if isinstance(t, ext.LLVMVoidType):
+        return None
+    if isinstance(t, AnyFloat):
+        found = {64: ctypes.c_double, 32: ctypes.c_float, 80: ctypes.c_longdouble}.get(t.bitwidth)
+        if found is not None:
+            return found
+    elif isinstance(t, IntegerType):
+        width = t.width.data
+        if width not in _INT_TYPES:
+            raise XenzymeError(f"cannot call a function with an i{width} parameter or result from Python")
+        return _INT_TYPES[width]
+    elif isinstance(t, ext.LLVMPointerType):
+        return ctypes.c_void_p
+    elif isinstance(t, ext.LLVMStructType) and not isinstance(t, ext.LLVMPackedStructType):
+        fields = [(f"f{i}", ctype_of(e)) for i, e in enumerate(t.types.data)]
+        return type("Struct", (ctypes.Structure,), {"_fields_": fields})
+    elif isinstance(t, ext.LLVMArrayType):
+        return ctype_of(t.type) * t.size.data
+    raise XenzymeError(f"cannot call a function with a {t} parameter or result from Python")
+
+
 def _to_python(value: Any) -> Any:
     if isinstance(value, ctypes.Structure):
         return tuple(_to_python(getattr(value, name)) for name, _ in value._fields_)
@@ -130,19 +159,26 @@ class JITFunction:
     the parameters -- their C types, the element type behind a pointer, whether the function
     writes through it -- or, without it, against the LLVM types alone."""
 
-    def __init__(self, owner: _Engine, name: str, address: int, ftype: llb.TypeRef,
+    def __init__(self, owner: _Engine, name: str, address: int, ftype: llb.TypeRef | FunctionInfo,
                  params: Sequence[Parameter] | None = None):  # fmt: skip
         self.owner = owner  # keeps the machine code alive
         self.name = name
-        llvm_params = list(ftype.get_function_parameters())
-        self.arg_types = [_ctype(p) for p in llvm_params]
-        self.res_type = _ctype(ftype.get_function_return())
-        self.vararg = ftype.is_function_vararg
+        if isinstance(ftype, FunctionInfo):
+            self.arg_types = [ctype_of(t) for t in ftype.inputs]
+            self.res_type = ctype_of(ftype.output)
+            self.vararg = ftype.vararg
+            default = [Parameter(i, t) for i, t in enumerate(ftype.inputs)]
+        else:
+            llvm_params = list(ftype.get_function_parameters())
+            self.arg_types = [_ctype(p) for p in llvm_params]
+            self.res_type = _ctype(ftype.get_function_return())
+            self.vararg = ftype.is_function_vararg
+            default = [Parameter(i, _xdsl_type(p), c_type=str(p)) for i, p in enumerate(llvm_params)]
         proto = ctypes.CFUNCTYPE(self.res_type, *self.arg_types)
         self.cfunc = proto(address)
         self.address = address
-        if params is None or len(params) != len(llvm_params):
-            params = [Parameter(i, _xdsl_type(p), c_type=str(p)) for i, p in enumerate(llvm_params)]
+        if params is None or len(params) != len(self.arg_types):
+            params = default
         self.params = list(params)
         slots = [Slot(p, c, writes=p.written, raw_ok=True) for p, c in zip(self.params, self.arg_types, strict=True)]
         self.arguments = Arguments(name, slots)
@@ -194,9 +230,11 @@ class _Engine:
     engine disposed after its module's context crashes the process.
     """
 
-    def __init__(self, llvm_module: llb.ModuleRef, tm: llb.TargetMachine):
+    def __init__(self, llvm_module: llb.ModuleRef, tm: llb.TargetMachine, objects: Sequence[bytes] = ()):
         self.llvm_module = llvm_module
         self.engine = llb.create_mcjit_compiler(llvm_module, tm)
+        for data in objects:
+            self.engine.add_object_file(llb.ObjectFileRef.from_data(data))
         self.engine.finalize_object()
         self.engine.run_static_constructors()
 
@@ -252,3 +290,61 @@ class JITModule:
 
     def names(self) -> Sequence[str]:
         return [f.name for f in self.llvm_module.functions if not f.is_declaration]
+
+
+class FunctionInfo(NamedTuple):
+    """What calling a compiled function needs: its LLVM signature (xDSL types) and what is known
+    of its parameters (`xenzyme.analysis.signature`)."""
+
+    inputs: list[Attribute]
+    output: Attribute
+    vararg: bool = False
+    params: list[Parameter] | None = None
+
+
+class ObjectModule:
+    """Machine code compiled earlier for this machine (an object file from
+    `xenzyme.backend.native.jit_object`, as the derivative cache keeps them), loaded for calls:
+    functions are attributes, as in `JITModule`, with the signatures in `functions`.
+
+    `needed` names the symbols the code takes from the process (functions of libm, libomp,
+    ...; with whether each may be missing): each is checked to be there before anything runs.
+    Static constructors are not run: a module that has them is not made into one.
+    """
+
+    def __init__(self, data: bytes, functions: Mapping[str, FunctionInfo], needed: Sequence[tuple[str, bool]]):
+        _load_runtime_libraries()
+        _resolve_openmp_names([name for name, _ in needed])
+        missing = sorted(name for name, weak in needed if not weak and not llb.address_of_symbol(name))
+        if missing:
+            shown = ", ".join(missing[:8]) + (", ..." if len(missing) > 8 else "")
+            raise XenzymeError(
+                f"the JIT cannot find {len(missing)} external symbol(s): {shown}",
+                notes=["load the library that has them (llvmlite.binding.load_library_permanently)"],
+            )
+        empty = parse_verified("", "an empty module", own_context=False)
+        self._engine = _Engine(empty, target_machine(cpu="native", opt=0, jit=True), [data])
+        self.engine = self._engine.engine
+        self.infos = dict(functions)
+        self._declared = {name for name, _ in needed}
+        self._functions: dict[str, JITFunction] = {}
+
+    def function(self, name: str) -> JITFunction:
+        if (f := self._functions.get(name)) is not None:
+            return f
+        info = self.infos.get(name)
+        if info is None:
+            if name in self._declared:
+                raise AttributeError(f"'{name}' is only declared in the compiled module")
+            raise AttributeError(f"no function named '{name}' in the compiled module")
+        address = self.engine.get_function_address(name)
+        f = self._functions[name] = JITFunction(self._engine, name, address, info, info.params)
+        return f
+
+    def __getattr__(self, name: str) -> JITFunction:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.function(name)
+
+    def names(self) -> Sequence[str]:
+        return list(self.infos)

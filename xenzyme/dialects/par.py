@@ -120,6 +120,11 @@ SCHEDULE_MODIFIERS = ("monotonic", "nonmonotonic")
 PROC_BINDS = ("false", "true", "master", "close", "spread")
 """The `proc_bind` clause's kinds, in libomp's numbering (0..4)."""
 
+LOCAL_SLOT = "xenzyme.local_slot"
+"""Argument attribute of an outlined function's parameter: it points to a stack slot of the
+caller that no other pointer of the region reaches (a shared local variable of the function
+that forks the region; `raise-openmp` proves it).  Not exported to LLVM IR."""
+
 FLOAT_REDUCE_KINDS = ("add", "mul", "max", "min")
 INT_REDUCE_KINDS = ("add", "mul", "max", "min", "umax", "umin", "and", "or", "xor")
 ATOMIC_UPDATE_KINDS = ("add", "sub", "mul", "div", "max", "min")

@@ -20,11 +20,7 @@ import itertools
 import os
 import re
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Sequence
-
-from xenzyme.diagnostics import XenzymeError
 
 DEFAULT_FLAGS = ("-O2",)
 """clang flags used when the user gives none (DESIGN: `.c` input is compiled at -O2)."""
@@ -54,6 +50,8 @@ _MPI_USE = re.compile(r'#[ \t]*include[ \t]*[<"]mpi\.h[>"]|\bMPI_[A-Z][a-z_]*\('
 @functools.cache
 def mpi_compile_flags() -> tuple[str, ...]:
     """OpenMPI's flags for compiling (`mpicc --showme:compile`), or none without mpicc."""
+    import subprocess
+
     mpicc = shutil.which("mpicc")
     if mpicc is None:
         return ()
@@ -74,8 +72,6 @@ def with_mpi(source: str, flags: Sequence[str]) -> list[str]:
     return flags + list(mpi_compile_flags())
 
 
-from xenzyme.dialects.gpu import DEFAULT_ARCH as CUDA_ARCH  # noqa: E402
-
 CUDA_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cuda")
 """xenzyme's CUDA headers: the prelude, and a stand-in for a toolkit header clang's include."""
 
@@ -85,7 +81,9 @@ def cuda_flags(flags: Sequence[str]) -> list[str]:
     out = ["--cuda-device-only", "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
            "-isystem", CUDA_INCLUDE, "-include", os.path.join(CUDA_INCLUDE, "cuda_prelude.h")]  # fmt: skip
     if not any(f.startswith("--cuda-gpu-arch") or f.startswith("--offload-arch") for f in flags):
-        out.append(f"--cuda-gpu-arch={CUDA_ARCH}")
+        from xenzyme.dialects.gpu import DEFAULT_ARCH  # (imported here: this module stays light)
+
+        out.append(f"--cuda-gpu-arch={DEFAULT_ARCH}")
     return out
 
 
@@ -93,21 +91,40 @@ def find_clang() -> str:
     for c in (os.environ.get("XENZYME_CLANG"), *_CANDIDATES):
         if c and (path := shutil.which(c)):
             return path
+    from xenzyme.diagnostics import XenzymeError
+
     raise XenzymeError(
         "clang-19 was not found",
         notes=["install it (`apt-get install clang-19`, or run `make setup`), or set XENZYME_CLANG"],
     )
 
 
+def language_of(filename: str, language: str | None = None) -> str:
+    """`language` when given, else the one the file name says ("c", "c++", "cuda")."""
+    suffix = os.path.splitext(filename)[1] or ".c"
+    return language or {".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda"}.get(suffix, "c")
+
+
 def compile_to_llvm_ir(
-    source: str, filename: str = "input.c", flags: Sequence[str] | None = None, language: str | None = None
+    source: str,
+    filename: str = "input.c",
+    flags: Sequence[str] | None = None,
+    language: str | None = None,
+    read: list[str] | None = None,
 ) -> str:
     """Compile C/C++ source text to LLVM IR text; compiler errors become a XenzymeError.
 
-    The language is `language` ("c", "c++", "cuda") when given, else told by the file name."""
+    The language is `language` ("c", "c++", "cuda") when given, else told by the file name.
+    `read`, when given, receives the files the compilation read besides the source itself
+    (clang's dependency file), for the derivative cache's manifests (xenzyme/cache.py)."""
+    import subprocess
+    import tempfile
+
+    from xenzyme.diagnostics import XenzymeError
+
     flags = with_mpi(source, with_openmp(source, DEFAULT_FLAGS if not flags else flags))
     suffix = os.path.splitext(filename)[1] or ".c"
-    lang = language or {".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cuda"}.get(suffix, "c")
+    lang = language_of(filename, language)
     with tempfile.TemporaryDirectory(prefix="xenzyme-") as d:
         out = os.path.join(d, "out.ll")
         src = os.path.join(d, "in" + suffix)
@@ -120,7 +137,8 @@ def compile_to_llvm_ir(
                 f.write(f'#line 1 "{_c_string(filename)}"\n{source}')
         directory = os.path.dirname(os.path.abspath(filename))
         extra = cuda_flags(flags) if lang == "cuda" else []
-        cmd = [find_clang(), "-x", lang, "-S", "-emit-llvm", "-I", directory, *extra, *flags, src, "-o", out]
+        deps = ["-MD", "-MF", os.path.join(d, "out.d")] if read is not None else []
+        cmd = [find_clang(), "-x", lang, "-S", "-emit-llvm", "-I", directory, *extra, *flags, *deps, src, "-o", out]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             msg = proc.stderr.replace(src, filename).strip()
@@ -130,6 +148,9 @@ def compile_to_llvm_ir(
             )
         with open(out) as f:
             text = f.read()
+        if read is not None:
+            with open(deps[2]) as f:
+                read += depfile_paths(f.read(), exclude=[src])
         if src == filename:
             return text
         # (the temporary file's name, where it remains: the module's and debug info's file names;
@@ -148,3 +169,30 @@ def _same_file_content(path: str, source: str) -> bool:
 def _c_string(s: str) -> str:
     """`s` as the inside of a C string literal."""
     return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def depfile_paths(text: str, exclude: Sequence[str] = ()) -> list[str]:
+    """The files named in a Makefile dependency file (clang's `-MD -MF`), as absolute paths,
+    without those in `exclude`."""
+    body = text.replace("\\\n", " ")
+    _, _, deps = body.partition(": ")
+    out: list[str] = []
+    word = ""
+    i = 0
+    while i < len(deps):
+        c = deps[i]
+        if c == "\\" and i + 1 < len(deps) and deps[i + 1] in " #":
+            word += deps[i + 1]
+            i += 2
+            continue
+        if c.isspace():
+            if word:
+                out.append(word)
+            word = ""
+        else:
+            word += c
+        i += 1
+    if word:
+        out.append(word)
+    skip = {os.path.abspath(p) for p in exclude}
+    return [p for p in (os.path.abspath(w) for w in out) if p not in skip]

@@ -250,6 +250,11 @@ def _str_attr(s: str) -> StringAttr:
 
 
 @_memo
+def _md_attr(pairs: tuple[tuple[str, int], ...]) -> ext.MetadataAttachmentsAttr:
+    return ext.MetadataAttachmentsAttr.from_pairs(pairs)
+
+
+@_memo
 def _sym(name: str) -> SymbolRefAttr:
     return SymbolRefAttr(name)
 
@@ -1240,7 +1245,7 @@ class ModuleReader:
         if cur.peek().startswith("#"):
             attrs["attributes"] = ArrayAttr(self.attr_groups.get(cur.next(), []))
         if md:
-            attrs["md"] = ext.MetadataAttachmentsAttr.from_pairs(md)
+            attrs["md"] = _md_attr(tuple(md))
         op = xllvm.GlobalOp.create(
             properties={
                 "global_type": gtype,
@@ -1839,7 +1844,7 @@ class FunctionReader:
             else:
                 raise _Unsupported(f"unexpected '{tok}' in function header")
         if md:
-            attrs["md"] = ext.MetadataAttachmentsAttr.from_pairs(md)
+            attrs["md"] = _md_attr(tuple(md))
         ftype = _function_type(tuple(arg_types), ret_type, vararg)
         if any(arg_attrs):
             props["arg_attrs"] = _dicts(arg_attrs)
@@ -2017,7 +2022,7 @@ class FunctionReader:
         if not cur.at_end():
             raise _Unsupported(f"unexpected '{cur.rest()}'")
         if md:
-            op.attributes["md"] = ext.MetadataAttachmentsAttr.from_pairs(md)
+            op.attributes["md"] = _md_attr(tuple(md))
 
     # ---- phis and terminators -------------------------------------------------------------
 
@@ -2684,7 +2689,7 @@ class FunctionReader:
     def _intrinsic(self, name, args, rtype, fmf, attrs, bundles, tail) -> Operation:
         base = ext.intrinsic_base_name(name)
         if tail != "none":
-            attrs["tail"] = StringAttr(tail)
+            attrs["tail"] = _str_attr(tail)
         op_cls = _INTRINSIC_OPS.get(base)
         if op_cls is not None and not bundles:
             if issubclass(op_cls, ext._MemIntrinsicOp):
@@ -2706,7 +2711,7 @@ class FunctionReader:
                     attributes=attrs,
                 )
         props = {
-            "intrin": StringAttr(name),
+            "intrin": _str_attr(name),
             "fastmathFlags": fmf,
             "op_bundle_sizes": _dense(i32, tuple([len(v) for _, v in bundles or []])),
             "operandSegmentSizes": DenseArrayBase.from_list(

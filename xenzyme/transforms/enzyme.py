@@ -56,7 +56,6 @@ from xenzyme.transforms.lower_ompi import LowerOMPIPass
 from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
 from xenzyme.transforms.raise_mpi import RaiseMPIPass
-from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
 from xenzyme.transforms.reverse_diff import ReverseDiffPass
 
@@ -105,7 +104,9 @@ class EnzymePass(ModulePass):
         RaiseOpenMPPass().apply(ctx, op)
         RaiseMPIPass().apply(ctx, op)
         gpu_code = is_gpu_module(op)
-        if gpu_code:
+        if gpu_code:  # (GPU passes are imported only for GPU code: they load the gpu dialect)
+            from xenzyme.transforms.raise_nvvm import RaiseNVVMPass
+
             RaiseNVVMPass().apply(ctx, op)
         ReverseDiffPass(mincut=bool(self.mincut)).apply(ctx, op)
         LowerAutodiffPass(self.reuse_caches and not gpu_code).apply(ctx, op)

@@ -804,22 +804,25 @@ def _floats_by_value(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
 
 
 def _read_only_slots(fn: xllvm.FuncOp, forks: list[par.ParallelOp]) -> None:
-    """A shared variable the region only reads, kept in a stack slot of the caller whose address
-    goes nowhere else (a local scalar: clang passes its address), becomes a `noalias` parameter:
-    no other pointer reaches that memory while the region runs.  LLVM may then keep the value in
-    a register across the region's loops, and the reverse sums the variable's adjoint in a
-    thread-private partial instead of an atomic update per iteration
-    (`GradientBuilder.accumulate_memory`)."""
+    """A shared variable kept in a stack slot of the caller whose address goes nowhere else (a
+    local scalar: clang passes its address) is memory no other pointer of the region reaches:
+    its parameter is marked `xenzyme.local_slot`, and `noalias` too when the region only reads
+    it.  LLVM may then keep the value in a register across the region's loops, and the reverse
+    tells its adjoints from those of the arrays the region reads (`analysis/ownership.py`) and
+    sums those of a read-only one in a thread-private partial instead of an atomic update per
+    iteration (`GradientBuilder.accumulate_memory`)."""
     params = list(fn.body.blocks.first.args)  # type: ignore[union-attr]
     attrs = list(fn.arg_attrs.data) if fn.arg_attrs is not None else [DictionaryAttr({})] * len(params)
     changed = False
     for i, param in enumerate(params[2:]):
-        d = attrs[i + 2].data  # type: ignore[attr-defined]
-        if "llvm.noalias" in d or not ("llvm.readonly" in d or "llvm.readnone" in d):
+        d = dict(attrs[i + 2].data)  # type: ignore[attr-defined]
+        if not all(len(op.args) == len(params) - 2 and _private_slot(op.args[i], op) for op in forks):
             continue
-        if all(len(op.args) == len(params) - 2 and _private_slot(op.args[i], op) for op in forks):
-            attrs[i + 2] = DictionaryAttr({**d, "llvm.noalias": UnitAttr()})
-            changed = True
+        d[par.LOCAL_SLOT] = UnitAttr()
+        if "llvm.readonly" in d or "llvm.readnone" in d:
+            d["llvm.noalias"] = UnitAttr()
+        attrs[i + 2] = DictionaryAttr(d)
+        changed = True
     if changed:
         fn.properties["arg_attrs"] = ArrayAttr(attrs)
 
