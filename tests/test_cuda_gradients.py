@@ -214,6 +214,29 @@ def test_dynamic_shared_memory(m, bs):
     close(dx, fd(run, x, seed))
 
 
+@pytest.mark.parametrize("shape", [(13, 10, 9), (16, 8, 24)])
+def test_tiled_matmul_2d_grid(m, shape):
+    """C = A B by 8 x 8 tiles of A and B in shared memory on a 2-D grid: dA = dC B^T, dB = A^T dC,
+    exactly, and against central differences."""
+    n, k, mm = shape
+    rng = np.random.default_rng(sum(shape))
+    a, b, seed = rng.random((n, k)), rng.random((k, mm)), rng.random((n, mm))
+    grid = (blocks(mm, 8), blocks(n, 8))
+    primal = m.get_function("matmul_primal")
+
+    def run(av, bv):
+        c = np.zeros((n, mm))
+        primal(grid, (8, 8), (av, bv, c, n, k, mm))
+        return c.ravel()
+
+    da, db, c = np.zeros((n, k)), np.zeros((k, mm)), np.zeros((n, mm))
+    m.get_function("matmul_grad")(grid, (8, 8), (a, da, b, db, c, seed.copy(), n, k, mm))
+    close(c, a @ b, rtol=1e-13)
+    close(da, seed @ b.T, rtol=1e-12)
+    close(db, a.T @ seed, rtol=1e-12)
+    close(da.ravel(), fd(lambda x: run(x.reshape(n, k), b), a.ravel(), seed.ravel()))
+
+
 def test_dynamic_shared_memory_limit_counts_the_shadow(m):
     """The gradient kernel needs the dynamic shared memory twice: asking for more than half the
     limit is an error that says why, and nothing runs."""
@@ -313,3 +336,84 @@ def test_unsupported_in_reverse_mode(body, message):
     t = "float" if "float" in body else "double"
     with pytest.raises(xz.XenzymeError, match=message):
         xz.cuda.load(_HEADER + body + _REQUEST.replace("TYPE", t), device="cpu")
+
+
+# ---------------------------------------------------------------------------------------------
+# The benchmark's kernels (benchmarks/cuda/kernels.cu) at small sizes, every partial derivative
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bench():
+    clang()
+    return xz.cuda.load(REPO / "benchmarks" / "cuda" / "kernels.cu", device="cpu")
+
+
+def test_bench_stencil_2d_blocks(bench):
+    w, h = 13, 9
+    rng = np.random.default_rng(700)
+    u, seed = rng.random(w * h), rng.random(w * h)
+    grid, block = (blocks(w, 4), blocks(h, 4)), (4, 4)
+    primal = bench.get_function("heat_primal")
+
+    def run(x):
+        out = np.zeros(w * h)
+        primal(grid, block, (x, out, w, h))
+        return out
+
+    du, out = np.zeros(w * h), np.zeros(w * h)
+    bench.get_function("heat_grad")(grid, block, (u, du, out, seed.copy(), w, h))
+    close(du, fd(run, u, seed))
+
+
+def test_bench_nbody_shared_tiles(bench):
+    n = 70
+    rng = np.random.default_rng(701)
+    pos = rng.random((n, 4))
+    pos[:, 3] += 0.5
+    pos, seed = pos.ravel(), rng.random(3 * n)
+    primal = bench.get_function("nbody_primal")
+
+    def run(x):
+        acc = np.zeros(3 * n)
+        primal(blocks(n, 64), 64, (x, acc, n))
+        return acc
+
+    dpos, acc = np.zeros(4 * n), np.zeros(3 * n)
+    bench.get_function("nbody_grad")(blocks(n, 64), 64, (pos, dpos, acc, seed.copy(), n))
+    close(dpos, fd(run, pos, seed), rtol=1e-5, atol=1e-7)
+
+
+def test_bench_lbm(bench):
+    n = 50
+    rng = np.random.default_rng(702)
+    f, seed = 0.2 + 0.1 * rng.random(3 * n), rng.random(3 * n)
+    primal = bench.get_function("lbm_primal")
+
+    def run(x):
+        g = np.zeros(3 * n)
+        primal(blocks(n, 16), 16, (x, g, n))
+        return g
+
+    df, g = np.zeros(3 * n), np.zeros(3 * n)
+    bench.get_function("lbm_grad")(blocks(n, 16), 16, (f, df, g, seed.copy(), n))
+    close(df, fd(run, f, seed))
+
+
+def test_bench_xsbench_lookup(bench):
+    """A binary search (a data-dependent loop) picks the addresses the adjoints go to."""
+    n, points, mats = 40, 20, 4
+    rng = np.random.default_rng(703)
+    grid_e, xs, conc = np.sort(rng.random(points)), rng.random(8 * points), rng.random(8 * mats)
+    e, mat, seed = rng.uniform(0.05, 0.95, n), rng.integers(0, mats, n).astype(np.int32), rng.random(n)
+    primal = bench.get_function("xs_primal")
+
+    def run(xv, cv):
+        out = np.zeros(n)
+        primal(blocks(n, 16), 16, (grid_e, xv, cv, e, mat, out, n, points))
+        return out
+
+    dxs, dconc, out = np.zeros(8 * points), np.zeros(8 * mats), np.zeros(n)
+    bench.get_function("xs_grad")(blocks(n, 16), 16, (grid_e, xs, dxs, conc, dconc, e, mat, out, seed.copy(), n, points))
+    close(dxs, fd(lambda v: run(v, conc), xs, seed))
+    close(dconc, fd(lambda v: run(xs, v), conc, seed))

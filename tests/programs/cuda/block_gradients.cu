@@ -169,3 +169,29 @@ extern "C" __global__ void flip_primal(const double *x, double *y, int n) { flip
 extern "C" __global__ void flip_grad(const double *x, double *dx, double *y, double *dy, int n) {
   __enzyme_autodiff((void *)flip, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
 }
+
+// ---- tiled matrix product on a 2-D grid: shared tiles of A and B, two barriers per tile --------
+
+#define T8 8
+__device__ void matmul(const double *A, const double *B, double *C, int n, int k, int m) {
+  __shared__ double a[T8][T8], b[T8][T8];
+  int row = blockIdx.y * T8 + threadIdx.y, col = blockIdx.x * T8 + threadIdx.x;
+  double sum = 0.0;
+  for (int t = 0; t < (k + T8 - 1) / T8; t++) {
+    int ka = t * T8 + threadIdx.x, kb = t * T8 + threadIdx.y;
+    a[threadIdx.y][threadIdx.x] = row < n && ka < k ? A[row * k + ka] : 0.0;
+    b[threadIdx.y][threadIdx.x] = kb < k && col < m ? B[kb * m + col] : 0.0;
+    __syncthreads();
+    for (int j = 0; j < T8; j++) sum += a[threadIdx.y][j] * b[j][threadIdx.x];
+    __syncthreads();
+  }
+  if (row < n && col < m) C[row * m + col] = sum;
+}
+extern "C" __global__ void matmul_primal(const double *A, const double *B, double *C, int n, int k, int m) {
+  matmul(A, B, C, n, k, m);
+}
+extern "C" __global__ void matmul_grad(const double *A, double *dA, const double *B, double *dB, double *C, double *dC,
+                                       int n, int k, int m) {
+  __enzyme_autodiff((void *)matmul, enzyme_dup, A, dA, enzyme_dup, B, dB, enzyme_dup, C, dC, enzyme_const, n,
+                    enzyme_const, k, enzyme_const, m);
+}
