@@ -107,3 +107,26 @@ extern "C" __global__ void xs_grad(const double *grid, const double *xs, double 
                     enzyme_const, e, enzyme_const, mat, enzyme_dup, out, dout, enzyme_const, n, enzyme_const,
                     points);
 }
+
+// ---- what combining per block gains: every thread reads the same few weights ----------------
+// `fit` with __restrict__ pointers: the weights' adjoints are summed per block (on NVPTX across
+// the warp by shuffles) before one atomic update each, and x's adjoints are plain additions;
+// `fit_atomic` is the same code without __restrict__ (w might be y, whose adjoints the reverse
+// reads back), where every addition is atomic.
+
+#define FIT_BODY                                                                                  \
+  int i = blockIdx.x * blockDim.x + threadIdx.x;                                                  \
+  if (i < n) y[i] = tanh(w[0] * x[i] + w[1]) * w[2] + w[3] * x[i];
+__device__ void fit(const double *__restrict__ x, const double *__restrict__ w, double *__restrict__ y, int n) {
+  FIT_BODY
+}
+__device__ void fit_atomic(const double *x, const double *w, double *y, int n) { FIT_BODY }
+extern "C" __global__ void fit_primal(const double *x, const double *w, double *y, int n) { fit(x, w, y, n); }
+extern "C" __global__ void fit_grad(const double *x, double *dx, const double *w, double *dw, double *y, double *dy,
+                                    int n) {
+  __enzyme_autodiff((void *)fit, enzyme_dup, x, dx, enzyme_dup, w, dw, enzyme_dup, y, dy, enzyme_const, n);
+}
+extern "C" __global__ void fit_atomic_grad(const double *x, double *dx, const double *w, double *dw, double *y,
+                                           double *dy, int n) {
+  __enzyme_autodiff((void *)fit_atomic, enzyme_dup, x, dx, enzyme_dup, w, dw, enzyme_dup, y, dy, enzyme_const, n);
+}
