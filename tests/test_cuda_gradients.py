@@ -259,6 +259,8 @@ def test_ptx_accepted_by_ptxas(m, tmp_path):
     text = ptx.read_text()
     for k in m.kernels:
         assert f".visible .entry {k.symbol}(" in text, k.symbol
+    externs = [ln.split()[-1] for ln in text.splitlines() if ln.startswith(".extern .func")]
+    assert set(externs) <= {"malloc", "free"}, externs  # libdevice's math linked in
     entries = text.split(".visible .entry ")
     weighted = next(e for e in entries if e.startswith("weighted_grad_f64("))
     assert "shfl.sync.bfly" in weighted and "atom.global.add.f64" in weighted
@@ -417,3 +419,18 @@ def test_bench_xsbench_lookup(bench):
     bench.get_function("xs_grad")(blocks(n, 16), 16, (grid_e, xs, dxs, conc, dconc, e, mat, out, seed.copy(), n, points))
     close(dxs, fd(lambda v: run(v, conc), xs, seed))
     close(dconc, fd(lambda v: run(xs, v), conc, seed))
+
+
+def test_bench_ptx_accepted_by_ptxas(bench, tmp_path):
+    ptxas = shutil.which("ptxas")
+    if ptxas is None or shutil.which("nvcc") is None:
+        pytest.skip("the CUDA toolkit (ptxas, and nvcc to find libdevice) is not installed")
+    ptx = tmp_path / "k.ptx"
+    source = REPO / "benchmarks" / "cuda" / "kernels.cu"
+    r = run([*XENZYME_OPT, str(source), "-p", "enzyme", "-t", "ptx{arch=sm_90}", "-o", str(ptx)])
+    assert r.returncode == 0, r.stderr
+    text = ptx.read_text()
+    for k in bench.kernels:
+        assert f".visible .entry {k.symbol}(" in text, k.symbol
+    r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
