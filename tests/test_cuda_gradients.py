@@ -237,6 +237,27 @@ def test_tiled_matmul_2d_grid(m, shape):
     close(da.ravel(), fd(lambda x: run(x.reshape(n, k), b), a.ravel(), seed.ravel()))
 
 
+@pytest.mark.parametrize(("name", "bs", "shared"), [("tile_stencil", 32, 0), ("block_softmax", 50, 0),
+                                               ("flip", 16, 16 * 8)])
+def test_forward_mode_shared_memory(m, name, bs, shared):
+    """Forward mode through shared arrays and barriers: the tangents of shared memory live in
+    shadow shared arrays (for dynamic shared memory, a copy after the launch's own)."""
+    rng = np.random.default_rng(800 + bs)
+    n, h = 90, 1e-6
+    x, v = rng.random(n), rng.random(n)
+    primal = m.get_function(f"{name}_primal")
+
+    def run(xv):
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, n), shared_mem=shared)
+        return y
+
+    y, dy = np.zeros(n), np.zeros(n)
+    m.get_function(f"{name}_tangent")(blocks(n, bs), bs, (x, v.copy(), y, dy, n), shared_mem=shared)
+    close(dy, (run(x + h * v) - run(x - h * v)) / (2 * h))
+    close(y, run(x), rtol=1e-13)
+
+
 def test_dynamic_shared_memory_limit_counts_the_shadow(m):
     """The gradient kernel needs the dynamic shared memory twice: asking for more than half the
     limit is an error that says why, and nothing runs."""

@@ -6,6 +6,7 @@
 // several blocks and block sizes (at most 256 threads: the shared arrays' size).
 
 extern __device__ void __enzyme_autodiff(void *, ...);
+extern __device__ void __enzyme_fwddiff(void *, ...);
 __device__ int enzyme_dup, enzyme_const;
 
 #define INDEX (blockIdx.x * blockDim.x + threadIdx.x)
@@ -96,6 +97,10 @@ extern "C" __global__ void tile_stencil_grad(const double *x, double *dx, double
   __enzyme_autodiff((void *)tile_stencil, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
 }
 
+extern "C" __global__ void tile_stencil_tangent(const double *x, double *dx, double *y, double *dy, int n) {
+  __enzyme_fwddiff((void *)tile_stencil, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
+}
+
 // ---- softmax of each block's values: two reductions (max, sum) through shared memory ----------
 
 __device__ void block_softmax(const double *x, double *y, int n) {
@@ -155,6 +160,10 @@ extern "C" __global__ void branchy_grad(const double *x, double *dx, double *y, 
   __enzyme_autodiff((void *)branchy, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, iters, enzyme_const, n);
 }
 
+extern "C" __global__ void block_softmax_tangent(const double *x, double *dx, double *y, double *dy, int n) {
+  __enzyme_fwddiff((void *)block_softmax, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
+}
+
 // ---- dynamic shared memory (extern __shared__): each block's values reversed, squared ---------
 
 __device__ void flip(const double *x, double *y, int n) {
@@ -166,6 +175,9 @@ __device__ void flip(const double *x, double *y, int n) {
   if (i < n) y[i] = v * v * d[threadIdx.x];
 }
 extern "C" __global__ void flip_primal(const double *x, double *y, int n) { flip(x, y, n); }
+extern "C" __global__ void flip_tangent(const double *x, double *dx, double *y, double *dy, int n) {
+  __enzyme_fwddiff((void *)flip, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
+}
 extern "C" __global__ void flip_grad(const double *x, double *dx, double *y, double *dy, int n) {
   __enzyme_autodiff((void *)flip, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
 }
