@@ -217,7 +217,8 @@ def section(results: dict[str, dict], env: dict, device: str) -> str:
     lines = [
         "## GPU kernels: gradient ÷ primal (`benchmarks/gpu_kernels.py`)",
         "",
-        f"- {env['machine']['cpu']}, {env['machine']['cores']} cores; {env['versions']['xenzyme']}; {env['date']}.",
+        f"- {env['machine']['cpu']}, {env['machine']['cores']} cores (load average {env['load']:.1f} when the run "
+        f"started: other work shares them, so read the ratios); {env['versions']['xenzyme']}; {env['date']}.",
         f"- Run on {where}; kernels in `benchmarks/cuda/kernels.cu`, clang-19 -O2, each gradient checked "
         "along a random direction against central differences of its primal first.  Times per launch: "
         "median (minimum) over the samples; the gradient kernel runs the primal's forward work too.",
@@ -254,10 +255,11 @@ def section(results: dict[str, dict], env: dict, device: str) -> str:
 
 
 def run_all(samples: int = 9, device: str = "cpu") -> str:
+    load = os.getloadavg()[0]
     m = xz.cuda.load(SOURCE, device=device)
     rng = np.random.default_rng(0)
     results = {case.name: measure(m, case, samples, rng) for case in [*CASES, *ABLATION]}
-    env = {"machine": bench.machine(), "versions": bench.versions(), "gpu": device,
+    env = {"machine": bench.machine(), "versions": bench.versions(), "gpu": device, "load": load,
            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}  # fmt: skip
     return section(results, env, device)
 
