@@ -12,7 +12,7 @@ post-order; it does not rewrite anything.  `print-activity` shows its results fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm as xllvm
@@ -160,11 +160,19 @@ def read_back_with_derivative(cfg: CFG, info: ActivityInfo, store: Operation, re
 _STOPS_DERIVATIVES = (ext.ICmpOp, ext.FCmpOp, ext.FPToSIOp, ext.FPToUIOp)
 
 
-def _reaches_output(v: SSAValue, info: ActivityInfo, ret_activity: str) -> bool:
-    """Whether `v` flows, through operations that carry derivatives, into the function's active
-    return, shadowed memory, or a call."""
+def has_derivative_output(info: ActivityInfo, ret_activity: str) -> bool:
+    """Whether any varied value reaches an output of the function (an active return, shadowed
+    memory, a call).  Without one, what the caller asked for is identically zero: where varied
+    data is stored into memory marked constant, that is the derivative the caller wanted, sent
+    where it was told not to go."""
+    return _reaches_output(info.varied, info, ret_activity)
+
+
+def _reaches_output(v: SSAValue | Iterable[SSAValue], info: ActivityInfo, ret_activity: str) -> bool:
+    """Whether `v` (or any of several values) flows, through operations that carry derivatives,
+    into the function's active return, shadowed memory, or a call."""
     seen: set[SSAValue] = set()
-    work = [v]
+    work = [v] if isinstance(v, SSAValue) else list(v)
     while work:
         x = work.pop()
         if x in seen:

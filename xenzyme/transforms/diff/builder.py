@@ -25,7 +25,13 @@ from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, Float32Type, Float6
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from xenzyme.analysis.activity import ActivityInfo, analyze_activity, is_pointer_like, read_back_with_derivative
+from xenzyme.analysis.activity import (
+    ActivityInfo,
+    analyze_activity,
+    has_derivative_output,
+    is_pointer_like,
+    read_back_with_derivative,
+)
 from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.gpu_updates import DeviceUpdates
@@ -186,6 +192,8 @@ class GradientBuilder:
         for op in self.info.unshadowed_stores:
             if read_back_with_derivative(self.cfg, self.info, op, self.ret_activity):
                 self._fail_unshadowed_store(op)
+        if self.info.unshadowed_stores and not has_derivative_output(self.info, self.ret_activity):
+            self._fail_unshadowed_store(self.info.unshadowed_stores[0])
         for op in self.info.reinterpreted:
             self.fail(
                 op,
