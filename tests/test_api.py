@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import llvmlite.binding as llb
+import numpy as np
 import pytest
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
@@ -372,3 +373,29 @@ def test_instruction_text_prints_llvm_syntax() -> None:
         texts = [instruction_text(op) for op in fn.walk() if op is not fn and not isinstance(op, ext.DbgRecordOp)]
         assert texts == ["%div = fdiv double %x, %y", "ret double %div"]
     assert instruction_text(module) is None
+
+
+_PAIR = """
+llvm.func @f(%p: !llvm.ptr, %n: i64) -> f64 {
+  %u = llvm.mlir.undef : !llvm.struct<(!llvm.ptr, i64)>
+  %s = llvm.insertvalue %p, %u[0] : !llvm.struct<(!llvm.ptr, i64)>
+  %t = llvm.insertvalue %n, %s[1] : !llvm.struct<(!llvm.ptr, i64)>
+  %q = llvm.extractvalue %t[0] : !llvm.struct<(!llvm.ptr, i64)>
+  %m = llvm.extractvalue %t[1] : !llvm.struct<(!llvm.ptr, i64)>
+  %last = llvm.getelementptr %q[%m] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+  %v = llvm.load %q : !llvm.ptr -> f64
+  %w = llvm.load %last : !llvm.ptr -> f64
+  %r = llvm.fmul %v, %w : f64
+  llvm.return %r : f64
+}
+"""
+
+
+@pytest.mark.parametrize("preopt", [0, 2])
+def test_pointer_taken_back_from_a_pair(preopt: int) -> None:
+    """A pointer put into a {ptr, len} pair and taken out again (unoptimised code's fat pointers)
+    keeps its shadow: d(a0 * a1)/da = (a1, a0)."""
+    g = xz.gradient(xz.load(_PAIR, language="mlir"), "f", ["dup", "const"], preopt=preopt, cache=False)
+    a, da = np.array([3.0, 5.0]), np.zeros(2)
+    g(a, da, 1)
+    assert da.tolist() == [5.0, 3.0]

@@ -12,6 +12,7 @@ Derivative rules for functions of one's own: `xenzyme.derivative` (xenzyme/rules
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +38,7 @@ from xenzyme.frontend.fortran import compile_fortran
 from xenzyme.frontend.language import SUFFIXES, guess_language
 from xenzyme.frontend.llvm_import import import_llvm_ir
 from xenzyme.frontend.rust import compile_rust
+from xenzyme.frontend.mlir_text import LocatingParser
 from xenzyme.frontend.rust import load_runtime as load_rust_runtime
 from xenzyme.frontend.toolchain import import_compiled
 from xenzyme.rules.registry import derivative, load_rules  # noqa: F401 (the public API)
@@ -65,7 +67,9 @@ def load(
     flang_flags: Sequence[str] | None = None,
     rustc_flags: Sequence[str] | None = None,
 ) -> ModuleOp:
-    """Load a program as an xDSL module of `llvm` ops.
+    """Load a program as an xDSL module of `llvm` ops (or, for `.mlir`, of the ops it is written
+    in: a program in func/arith/math/scf/cf/memref stays structured until `compile`,
+    `gradient`, `tangent` or `jacobian` lowers a copy of it, see xenzyme/transforms/lower_structured.py).
 
     `source` is a path (`.c`, `.cpp`, `.cu`, `.f90`/`.f`, `.rs`, `.ll`, `.bc`, `.mlir`), the program
     text itself, or bitcode (bytes).  For text, `language` ("c", "c++", "cuda",
@@ -88,6 +92,8 @@ class _Front(NamedTuple):
 
     digest: str | None
     load: Callable[[], ModuleOp]
+    language: str | None = None
+    """"mlir" for xDSL text, "module" for a module given as such (both may be structured)."""
 
 
 def _frontend(
@@ -104,7 +110,7 @@ def _frontend(
     from xenzyme.cache import digest
 
     if isinstance(source, ModuleOp):
-        return _Front(_module_digest(source) if cache is not None else None, lambda: source)
+        return _Front(_module_digest(source) if cache is not None else None, lambda: source, "module")
     if isinstance(source, bytes):
         return _Front(digest(source), lambda: import_llvm_ir(source, filename or "<bitcode>"))
     if not isinstance(source, str | os.PathLike):
@@ -129,7 +135,7 @@ def _frontend(
     if language == "llvm":
         return _Front(digest(text), lambda: import_llvm_ir(text, name))
     if language == "mlir":
-        return _Front(digest("mlir\0" + text), lambda: _load_mlir(text, name))
+        return _Front(digest("mlir\0" + text), functools.cache(lambda: _load_mlir(text, name)), "mlir")
     if language in ("c", "c++", "cuda"):
         if path is None and name == "<input>":
             name = "input.cpp" if language == "c++" else "input.c"
@@ -186,7 +192,7 @@ def _with_debug_info(flags: Sequence[str] | None) -> list[str]:
 def _load_mlir(text: str, name: str) -> ModuleOp:
     """xDSL text; parse and verifier errors become XenzymeErrors with the position."""
     try:
-        module = Parser(context(), text, name).parse_module()
+        module = LocatingParser(context(), text, name).parse_module()
     except ParseError as e:
         where = e.span.get_location()
         context_lines = [ln for ln in str(e).rstrip("\n").split("\n")[1:3] if ln.strip()]
@@ -234,13 +240,16 @@ def compile(module: ModuleOp | str | os.PathLike[str], *, opt_level: int = 2, ca
     the split-mode calls: a C program written for Enzyme) is differentiated first, by the
     `enzyme` pipeline on a copy of it: the functions of the result are those of
     `xenzyme-opt -p enzyme`.  Their arguments are checked when they are called
-    (xenzyme/backend/arguments.py).
+    (xenzyme/backend/arguments.py).  A structured module (`func.func`s) is lowered to llvm
+    first, and its functions take numpy arrays for memrefs (xenzyme/backend/memrefs.py).
 
     The machine code is kept in the derivative cache (xenzyme/cache.py) unless `cache=False`:
     compiling the same program again, in this process or another, loads it from there.
     """
     store = _use_cache(cache)
     front = _frontend(module, _NO_FLAGS, cache=store)
+    if (structured := _structured_module(front)) is not None:
+        return _compile_structured(structured, opt_level)
     k = _entry_key(store, "compile", front.digest, opt_level)
     if k is not None and (hit := _cached_module(store, k)) is not None:
         return hit
@@ -386,6 +395,100 @@ def _info_from_json(d: dict[str, Any]) -> FunctionInfo:
     params = d["params"]
     return FunctionInfo([_type_of(t) for t in d["inputs"]], _type_of(d["output"]), bool(d["vararg"]),
                         [_param_from_json(p) for p in params] if params is not None else None)  # fmt: skip
+
+
+def _structured_module(front: _Front) -> ModuleOp | None:
+    """The module, when the source is one of the structured dialects (`func.func`s), else None
+    (without compiling C and the like: that is left to where the derivative cache is asked)."""
+    if front.language not in ("mlir", "module"):
+        return None
+    module = front.load()
+    return module if _structured_signatures(module) else None
+
+
+def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
+    """`compile` of a structured module: lowered to llvm (a copy), its requests differentiated;
+    its functions take numpy arrays for memrefs."""
+    from xenzyme.backend.memrefs import StructuredJIT
+    from xenzyme.transforms.enzyme import EnzymePass
+    from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+    signatures = _structured_signatures(module)
+    module = module.clone()
+    LowerStructuredPass().apply(context(), module)
+    if has_derivative_requests(module) or any(o.dialect_name() == "autodiff" for o in module.walk()):
+        EnzymePass(preopt=2, postopt=0).apply(context(), module)
+    return StructuredJIT(JITModule(module, opt_level=opt_level), signatures)
+
+
+def _structured_derivative(kind: str, module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
+                           preopt: int, postopt: int, cache: bool) -> Any:  # fmt: skip
+    """`gradient`/`tangent` of a structured module: the derivative of its lowered copy, called
+    with numpy arrays for memrefs (xenzyme/backend/memrefs.py)."""
+    from xenzyme.backend.memrefs import MemrefCall
+
+    forward = kind == "tangent"
+    lowered, types, given, expanded = _lower_structured(module, function, activity, forward)
+    pre = _structured_preopt(lowered, preopt)
+    if forward:
+        inner = tangent(lowered, function, expanded, width=width, preopt=pre, postopt=postopt, cache=cache)
+        return MemrefCall(inner, function, types, given, width)
+    return MemrefCall(gradient(lowered, function, expanded, preopt=pre, postopt=postopt, cache=cache),
+                      function, types, given)  # fmt: skip
+
+
+def _structured_signatures(module: ModuleOp) -> dict[str, list]:
+    """Parameter types of the module's `func.func`s (empty for a module of llvm ops)."""
+    from xdsl.dialects import func
+
+    return {op.sym_name.data: list(op.function_type.inputs.data) for op in module.ops if isinstance(op, func.FuncOp)}
+
+
+def _lower_structured(module: ModuleOp, function: str, activity: Sequence[str] | None, forward: bool):
+    """A structured module lowered to llvm (a copy), for `gradient`/`tangent` of `function`:
+    (module, parameter types, activities as given, activities of the lowered parameters)."""
+    from xdsl.dialects.builtin import AnyFloat, MemRefType
+
+    from xenzyme.dialects import autodiff as ad
+    from xenzyme.transforms.convert_func_to_llvm import expand_activity
+    from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+    types = _structured_signatures(module).get(function)
+    if types is None:
+        raise XenzymeError(f"no function named '{function}' in the module")
+    if activity is not None and (isinstance(activity, str) or not isinstance(activity, Sequence)):
+        raise XenzymeError(f"activity must be a list of strings, one per argument of '{function}', got {activity!r}")
+    if activity is None:
+        activity = ["dup" if isinstance(t, MemRefType) else ("dup" if forward else "active")
+                    if isinstance(t, AnyFloat) else "const" for t in types]  # fmt: skip
+    acts = list(activity)
+    if len(acts) != len(types):
+        raise XenzymeError(f"'{function}' takes {len(types)} arguments, {len(acts)} activities given")
+    allowed = ad.FWD_ARG_ACTIVITIES if forward else ad.ARG_ACTIVITIES
+    for i, (t, a) in enumerate(zip(types, acts, strict=True)):
+        who = f"argument {i} ({t}) of '{function}'"
+        if a not in allowed:
+            raise XenzymeError(f"unknown activity '{a}' (use {', '.join(allowed)})")
+        if a == "active" and not isinstance(t, AnyFloat):
+            raise XenzymeError(f"{who} is marked 'active' but is not a float",
+                               notes=["use 'dup' for memrefs (with a shadow array) and 'const' for integers"])  # fmt: skip
+        if ad.has_shadow(a) and not isinstance(t, MemRefType) and not (forward and isinstance(t, AnyFloat)):
+            raise XenzymeError(f"{who} is marked '{a}' but "
+                               + ("is not a float or a memref" if forward else "is not a memref: reverse mode gives "
+                                  "shadows to memrefs only"),
+                               notes=["mark floats 'active' to get their derivative returned, integers 'const'"]
+                               if not forward else ["mark integers 'const'"])  # fmt: skip
+        if isinstance(t, MemRefType) and a == "active":
+            raise XenzymeError(f"{who} is a memref marked 'active'", notes=["mark it 'dup' and pass a shadow array"])
+    module = module.clone()
+    LowerStructuredPass().apply(context(), module)
+    return module, types, acts, expand_activity(types, acts)
+
+
+def _structured_preopt(module: ModuleOp, preopt: int) -> int:
+    """No optimisation before differentiation for a lowered module that holds derivative
+    requests of its own (`autodiff` ops): LLVM's optimiser cannot carry them."""
+    return 0 if any(o.dialect_name() == "autodiff" for o in module.walk()) else preopt
 
 
 def has_derivative_requests(module: ModuleOp) -> bool:
@@ -550,7 +653,9 @@ def gradient(
     `activity` has one entry per argument (`active`, `dup`, `dupnoneed`, `const`); by default
     floats are active, pointers duplicated and integers constant, as in Enzyme.  A source file is
     compiled with the flags for its language (`clang_flags`, `flang_flags`, `rustc_flags`), as by
-    `load`.  The compiled derivative is kept in the derivative cache (xenzyme/cache.py) unless
+    `load`.  For a structured module (`.mlir` in func/arith/math/scf/cf/memref), memrefs are
+    numpy arrays of their shape and dtype, a `dup` memref followed by its shadow array.  The
+    compiled derivative is kept in the derivative cache (xenzyme/cache.py) unless
     `cache=False`: asking for it again, in this process or another, loads it from there.
     """
     flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
@@ -625,6 +730,8 @@ def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[
     it has it, else built (`build` adds the wrapper), differentiated, compiled and kept there."""
     store = _use_cache(cache)
     front = _frontend(source, flags, cache=store)
+    if (structured := _structured_module(front)) is not None:
+        return _structured_derivative(kind, structured, function, activity, width, preopt, postopt, cache)
     keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
     k = _entry_key(store, kind, front.digest if keyed else None, function,
                    None if activity is None else list(activity), width, preopt, postopt)  # fmt: skip
@@ -847,7 +954,8 @@ class JacobianFunction:
         self._options = {"preopt": preopt, "postopt": postopt, **flags}
         module = _module(source, flags)
         self._source_text = module if isinstance(source, ModuleOp) else source
-        self._nparams = len(_find_function(module, function).function_type.inputs.data)
+        structured = _structured_signatures(module).get(function)  # a func.func: its parameters as written
+        self._nparams = len(structured if structured is not None else _find_function(module, function).function_type.inputs.data)
         for i in [*self.inputs, *([output] if output is not None else [])]:
             if not 0 <= i < self._nparams:
                 raise XenzymeError(f"'{function}' has no argument {i}")

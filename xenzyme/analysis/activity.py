@@ -62,6 +62,10 @@ class ActivityInfo:
     """Objects (allocas, heap allocations, globals, arguments) whose memory may hold varied data."""
     unshadowed_stores: list[Operation] = field(default_factory=list)
     """Stores of varied data into memory that has no shadow (errors for the caller to report)."""
+    aggregated_pointers: list[Operation] = field(default_factory=list)
+    """`insertvalue`s putting a pointer with a shadow into an aggregate value that goes on as a
+    whole (stored, passed, returned): reverse mode follows shadows of scalar pointers only, so
+    the shadow would be lost (errors to report)."""
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where the bits of a varied float, after passing through integer code, become a float
     again or are stored into shadowed memory: the derivative would be lost (errors to report)."""
@@ -132,6 +136,35 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
                             changed |= _demand_shadow(info, inc, cfg, constant_globals)
     # Candidates found on the way may have gained a shadow pointer in a later round.
     info.unshadowed_stores = [op for op in info.unshadowed_stores if _written_pointer(op) not in info.shadowed]
+    info.aggregated_pointers = [op for b in cfg.rpo for op in b.ops
+                                if isinstance(op, xllvm.InsertValueOp) and op.value in info.shadowed
+                                and _aggregate_escapes(op.res)]  # fmt: skip
+
+
+def _aggregate_escapes(agg: SSAValue) -> bool:
+    """Whether an aggregate value is used other than by inserting into it and reading members
+    that hold no pointer."""
+    work, seen = [agg], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        for use in v.uses:
+            user = use.operation
+            if isinstance(user, xllvm.InsertValueOp) and use.index == 0:
+                work.append(user.res)
+            elif not (isinstance(user, xllvm.ExtractValueOp) and not _holds_pointer(user.res.type)):
+                return True
+    return False
+
+
+def _holds_pointer(t: Attribute) -> bool:
+    if is_pointer_like(t):
+        return True
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        return any(_holds_pointer(m) for m in t.types.data)
+    return isinstance(t, ext.LLVMArrayType) and _holds_pointer(t.type)
 
 
 def read_back_with_derivative(cfg: CFG, info: ActivityInfo, store: Operation, ret_activity: str) -> bool:

@@ -278,7 +278,7 @@ class ModuleWriter:
         if linkage != "external" or not has_init:
             words.append(linkage)
         words += _global_flags(op.properties | op.attributes)
-        if isinstance(a := op.attributes.get("externally_initialized"), UnitAttr):
+        if isinstance(op.attributes.get("externally_initialized"), UnitAttr):
             words.append("externally_initialized")
         words.append("constant" if op.constant is not None else "global")
         words.append(t)

@@ -262,14 +262,14 @@ class XenzymeOptMain(xDSLOptMain):
             bitcode = compile_rust(io.read().decode("utf-8", "replace"), name, self.args.rustc_arg)
             return ModuleOp([]) if self.found_in_cache(bitcode) else import_compiled(bitcode, name)
 
-        mlir = self.available_frontends.get("mlir")
-
         def xdsl_text(io: IO[bytes]) -> ModuleOp:
             data = io.read()
             if self.found_in_cache(data):
                 return ModuleOp([])
-            assert mlir is not None
-            return mlir(BytesIO(data))
+            from xenzyme.frontend.mlir_text import LocatingParser  # (op positions for error messages)
+
+            parser = LocatingParser(self.ctx, data.decode("utf-8", "replace"), self.get_input_name())
+            return parser.parse_module(not self.args.no_implicit_module)
 
         for ext in _LLVM_FRONTENDS:
             self.available_frontends[ext] = llvm_ir
@@ -279,8 +279,7 @@ class XenzymeOptMain(xDSLOptMain):
             self.available_frontends[ext] = fortran_source
         for ext in _RUST_FRONTENDS:
             self.available_frontends[ext] = rust_source
-        if mlir is not None:
-            self.available_frontends["mlir"] = xdsl_text
+        self.available_frontends["mlir"] = xdsl_text
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)

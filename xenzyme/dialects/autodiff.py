@@ -248,15 +248,12 @@ class AutodiffOp(IRDLOperation):
         self._verify_callee()
 
     def _verify_callee(self) -> None:
-        from xdsl.dialects.llvm import FuncOp, LLVMVoidType
+        from xdsl.dialects.llvm import LLVMVoidType
 
         fn = SymbolTable.lookup_symbol(self, self.callee)
         if fn is None:
             return  # symbol resolution is checked where the module is complete
-        if not isinstance(fn, FuncOp):
-            raise VerifyException(f"'{self.callee}' is not an llvm.func")
-        ftype = fn.function_type
-        params = ftype.inputs.data
+        params, ret = _callee_signature(fn, self.callee)
         if len(params) != len(self.activities):
             raise VerifyException(
                 f"@{self.callee.string_value()} takes {len(params)} arguments, "
@@ -265,7 +262,6 @@ class AutodiffOp(IRDLOperation):
         for i, ((primal, _), p) in enumerate(zip(self.primal_and_shadow_args(), params, strict=True)):
             if primal.type != p:
                 raise VerifyException(f"argument {i} has type {primal.type}, the callee expects {p}")
-        ret = ftype.output
         ra = self.ret_activity.data
         if ra == "none" and not isinstance(ret, LLVMVoidType):
             raise VerifyException("return activity 'none' needs a void function")
@@ -985,15 +981,12 @@ class FwdDiffOp(IRDLOperation):
         self._verify_callee()
 
     def _verify_callee(self) -> None:
-        from xdsl.dialects.llvm import FuncOp, LLVMVoidType
+        from xdsl.dialects.llvm import LLVMVoidType
 
         fn = SymbolTable.lookup_symbol(self, self.callee)
         if fn is None:
             return  # symbol resolution is checked where the module is complete
-        if not isinstance(fn, FuncOp):
-            raise VerifyException(f"'{self.callee}' is not an llvm.func")
-        ftype = fn.function_type
-        params = ftype.inputs.data
+        params, ret = _callee_signature(fn, self.callee)
         if len(params) != len(self.activities):
             raise VerifyException(
                 f"@{self.callee.string_value()} takes {len(params)} arguments, {len(self.activities)} activities given"
@@ -1001,7 +994,6 @@ class FwdDiffOp(IRDLOperation):
         for i, ((primal, _), p) in enumerate(zip(self.primal_and_tangent_args(), params, strict=True)):
             if primal.type != p:
                 raise VerifyException(f"argument {i} has type {primal.type}, the callee expects {p}")
-        ret = ftype.output
         ra = self.ret_activity.data
         if ra == "none" and not isinstance(ret, LLVMVoidType):
             raise VerifyException("return activity 'none' needs a void function")
@@ -1013,11 +1005,30 @@ class FwdDiffOp(IRDLOperation):
                 raise VerifyException(f"result type must be {expected}, got {self.res.type}")
 
 
+def _callee_signature(fn: Operation, callee: SymbolRefAttr) -> tuple[Sequence[Attribute], Attribute]:
+    """(parameter types, return type) of a request's callee: an `llvm.func`, or a `func.func`
+    of the structured dialects (one result at most; none is void), which `lower-structured`
+    turns into an `llvm.func` before differentiation."""
+    from xdsl.dialects import func
+    from xdsl.dialects.llvm import FuncOp, LLVMVoidType
+
+    if isinstance(fn, FuncOp):
+        return fn.function_type.inputs.data, fn.function_type.output
+    if isinstance(fn, func.FuncOp):
+        outs = fn.function_type.outputs.data
+        if len(outs) > 1:
+            raise VerifyException(f"'{callee}' returns {len(outs)} values; a differentiated function returns at most one")
+        return fn.function_type.inputs.data, outs[0] if outs else LLVMVoidType()
+    raise VerifyException(f"'{callee}' is not an llvm.func or a func.func")
+
+
 def _has_tangent(t: Attribute) -> bool:
     """Types a tangent or shadow can accompany: floats, float vectors and aggregates, pointers."""
     from xdsl.dialects.llvm import LLVMArrayType
 
-    if is_float_like(t) or isinstance(t, LLVMPointerType):
+    from xdsl.dialects.builtin import MemRefType
+
+    if is_float_like(t) or isinstance(t, LLVMPointerType | MemRefType):
         return True
     if isinstance(t, VectorType):
         return isinstance(t.element_type, LLVMPointerType)

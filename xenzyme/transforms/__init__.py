@@ -10,6 +10,7 @@ A pass is a driver; the machinery passes share lives beside them:
     omp_runtime.py, promote.py
                      what raise-openmp and lower-par share (libomp's entry points, mem2reg)
     mpi_helpers.ll   the helper functions lower-ompi adds for MPI derivatives (LLVM IR)
+    llvm_lowering.py what the convert-*-to-llvm lowerings of the structured dialects share
 
 Passes may import the rules, analyses, dialects, the backends (llvm-opt goes through LLVM) and
 the LLVM IR reader (to read LLVM's output back); nothing imports them but the user-facing
@@ -101,6 +102,48 @@ def _print_activity() -> type[ModulePass]:
     return PrintActivityPass
 
 
+def _lower_structured() -> type[ModulePass]:
+    from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+    return LowerStructuredPass
+
+
+def _convert_func_to_llvm() -> type[ModulePass]:
+    from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
+
+    return ConvertFuncToLLVMPass
+
+
+def _convert_arith_to_llvm() -> type[ModulePass]:
+    from xenzyme.transforms.convert_arith_to_llvm import ConvertArithToLLVMPass
+
+    return ConvertArithToLLVMPass
+
+
+def _convert_math_to_llvm() -> type[ModulePass]:
+    from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
+
+    return ConvertMathToLLVMPass
+
+
+def _convert_memref_to_llvm() -> type[ModulePass]:
+    from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass
+
+    return ConvertMemrefToLLVMPass
+
+
+def _convert_cf_to_llvm() -> type[ModulePass]:
+    from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
+
+    return ConvertCfToLLVMPass
+
+
+def _convert_scf_while_to_cf() -> type[ModulePass]:
+    from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
+
+    return ConvertScfWhileToCfPass
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xenzyme's passes, name -> loader."""
     return {
@@ -117,6 +160,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "lower-ompi": _lower_ompi,
         "enzyme": _enzyme,
         "print-activity": _print_activity,
+        "lower-structured": _lower_structured,
+        "convert-func-to-llvm": _convert_func_to_llvm,
+        "convert-arith-to-llvm": _convert_arith_to_llvm,
+        "convert-math-to-llvm": _convert_math_to_llvm,
+        "convert-memref-to-llvm": _convert_memref_to_llvm,
+        "convert-cf-to-llvm": _convert_cf_to_llvm,
+        "convert-scf-while-to-cf": _convert_scf_while_to_cf,
     }
 
 

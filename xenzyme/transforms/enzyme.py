@@ -1,5 +1,6 @@
 """`enzyme`: the whole pipeline, from a program using Enzyme's C ABI to optimised derivatives.
 
+    lower-structured                            (func/arith/math/scf/cf/memref input) -> llvm
     llvm-opt{level=preopt strip-optnone=true}   LLVM's optimiser first: AD after optimisation
     raise-enzyme-calls                          __enzyme_autodiff / __enzyme_fwddiff / split-mode calls ->
                                                 autodiff.autodiff / autodiff.fwddiff
@@ -29,6 +30,10 @@ each needed value as it is instead of choosing the caches by a minimum cut;
 `enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
 keeping them for the next call.
 
+A structured module (func/arith/math/scf/cf/memref) is lowered to llvm first; its derivative
+requests are `autodiff.autodiff` / `autodiff.fwddiff` ops on `func.func`s, which LLVM's optimiser
+cannot carry, so such a module skips `preopt` and is differentiated as lowered.
+
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
 NVVM intrinsics; its adjoint updates of memory are plain, combined or atomic as the threads
@@ -54,6 +59,7 @@ from xenzyme.transforms.lower_autodiff import LowerAutodiffPass
 from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
 from xenzyme.transforms.lower_ompi import LowerOMPIPass
 from xenzyme.transforms.lower_par import LowerParPass
+from xenzyme.transforms.lower_structured import LowerStructuredPass
 from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass
 from xenzyme.transforms.raise_mpi import RaiseMPIPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
@@ -95,10 +101,11 @@ class EnzymePass(ModulePass):
 
     def differentiate(self, ctx: Context, op: ModuleOp) -> None:
         """The pipeline up to the derivatives, lowered but for the gpu layer."""
+        LowerStructuredPass().apply(ctx, op)  # func/arith/scf/memref input: to llvm first
         strip_optnone(op)
         keep_hinted_calls(op)
         keep_outlined_regions(op)
-        if self.preopt:
+        if self.preopt and not _has_requests(op):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
@@ -120,3 +127,10 @@ class EnzymePass(ModulePass):
         LowerParPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)
+
+
+def _has_requests(op: ModuleOp) -> bool:
+    """Whether the module holds `autodiff` ops already (a structured module's requests, lowered
+    with it): LLVM's optimiser cannot see them, so those modules are differentiated as lowered,
+    and optimised after."""
+    return any(o.dialect_name() == "autodiff" for o in op.walk())

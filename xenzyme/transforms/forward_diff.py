@@ -27,6 +27,7 @@ from xdsl.passes import ModulePass
 
 from xenzyme.dialects import autodiff as ad
 from xenzyme.transforms.diff.tangents import TangentGenerator
+from xenzyme.transforms.lower_structured import require_llvm
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class ForwardDiffPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not any(isinstance(o, ad.FwdDiffOp) for o in op.walk()):
             return
+        require_llvm(op, self.name)  # structured input is differentiated after lower-structured
         TangentGenerator(op).run()
 
 

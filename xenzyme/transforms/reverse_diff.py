@@ -39,6 +39,7 @@ from xenzyme.rules.emitter import call_op, scalar_constant
 from xenzyme.transforms.diff.errors import location_of
 from xenzyme.transforms.diff.generator import GradientGenerator
 from xenzyme.transforms.diff.tape import augmented_fields
+from xenzyme.transforms.lower_structured import require_llvm
 
 
 class ReverseDiff:
@@ -289,5 +290,6 @@ class ReverseDiffPass(ModulePass):
     mincut: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        require_llvm(op, self.name)  # structured input is differentiated after lower-structured
         ReverseDiff(op, self.mincut).run()
 
