@@ -63,8 +63,8 @@ class ActivityInfo:
     unshadowed_stores: list[Operation] = field(default_factory=list)
     """Stores of varied data into memory that has no shadow (errors for the caller to report)."""
     aggregated_pointers: list[Operation] = field(default_factory=list)
-    """`insertvalue`s putting a pointer with a shadow into an aggregate value that goes on as a
-    whole (stored, passed, returned): reverse mode follows shadows of scalar pointers only, so
+    """`insertvalue`s putting a pointer with a shadow into an aggregate value that is stored or
+    passed to another block as a whole: reverse mode follows shadows of scalar pointers only, so
     the shadow would be lost (errors to report)."""
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where the bits of a varied float, after passing through integer code, become a float
@@ -142,8 +142,9 @@ def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
 
 
 def _aggregate_escapes(agg: SSAValue) -> bool:
-    """Whether an aggregate value is used other than by inserting into it and reading members
-    that hold no pointer."""
+    """Whether an aggregate value (or one made from it by inserting more) is stored to memory,
+    passed to another block, or has a pointer read out of it.  (Aggregates passed to calls and
+    returned are judged by the call and return rules.)"""
     work, seen = [agg], set()
     while work:
         v = work.pop()
@@ -154,7 +155,10 @@ def _aggregate_escapes(agg: SSAValue) -> bool:
             user = use.operation
             if isinstance(user, xllvm.InsertValueOp) and use.index == 0:
                 work.append(user.res)
-            elif not (isinstance(user, xllvm.ExtractValueOp) and not _holds_pointer(user.res.type)):
+            elif isinstance(user, xllvm.ExtractValueOp):
+                if _holds_pointer(user.res.type):
+                    return True
+            elif isinstance(user, ext.StoreOp) or user.successors:
                 return True
     return False
 

@@ -195,8 +195,9 @@ class GradientBuilder:
         if self.info.unshadowed_stores and not has_derivative_output(self.info, self.ret_activity):
             self._fail_unshadowed_store(self.info.unshadowed_stores[0])
         for op in self.info.aggregated_pointers:
-            self.fail(op, "a pointer with a shadow is put into an aggregate value that is then stored, passed or "
-                          "returned as a whole; reverse mode follows the shadows of pointers held as scalars only",
+            self.fail(op, "a pointer with a shadow is put into an aggregate value that is then stored or passed "
+                          "to another block as a whole; reverse mode follows the shadows of pointers held as "
+                          "scalars only",
                       ["optimise before differentiating (clang -O1 or more, or preopt >= 1): LLVM then keeps such "
                        "pointers as scalars", "or pass the pointer as a separate argument"])  # fmt: skip
         for op in self.info.reinterpreted:

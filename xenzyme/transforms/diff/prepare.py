@@ -9,9 +9,9 @@ form the rules want (the primal itself stays as it is).
   object then has one allocation returning it, which its shadow follows.
 * Calls marked `__enzyme_function_like` are tagged with the math function whose derivative
   they take.
-* A member read back from an aggregate value it was just put into (`extractvalue` of an
+* A pointer read back from an aggregate value it was just put into (`extractvalue` of an
   `insertvalue` at the same position, as unoptimised code builds and takes apart its pairs) is
-  the value put in: reverse mode follows shadows of pointers as scalars, not inside aggregates.
+  the pointer put in: reverse mode follows shadows of pointers as scalars, not inside aggregates.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ def prepare(fn: xllvm.FuncOp, module: ModuleOp, globals_: dict[str, Attribute], 
 
 
 def forward_inserted_values(fn: xllvm.FuncOp) -> None:
-    """Replace each `extractvalue` whose member was put into the aggregate by an `insertvalue`
-    at the same position (through inserts at other positions) by the value put in."""
+    """Replace each `extractvalue` of a pointer that was put into the aggregate by an
+    `insertvalue` at the same position (through inserts at other positions) by the pointer."""
     for op in list(fn.walk()):
         if not isinstance(op, xllvm.ExtractValueOp):
             continue
@@ -57,7 +57,7 @@ def forward_inserted_values(fn: xllvm.FuncOp) -> None:
         while isinstance(ins := agg.owner, xllvm.InsertValueOp):
             at = tuple(ins.position.get_values())
             if at == want:
-                if ins.value.type == op.res.type:
+                if isinstance(op.res.type, ext.LLVMPointerType) and ins.value.type == op.res.type:
                     op.res.replace_all_uses_with(ins.value)
                     op.detach()
                     op.erase()

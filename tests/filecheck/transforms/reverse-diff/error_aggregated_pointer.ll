@@ -24,7 +24,7 @@ define void @g(ptr %p, ptr %dp) {
   ret void
 }
 
-; CHECK:      xenzyme-opt: error: pair.c: cannot differentiate @f: a pointer with a shadow is put into an aggregate value that is then stored, passed or returned as a whole
+; CHECK:      xenzyme-opt: error: pair.c: cannot differentiate @f: a pointer with a shadow is put into an aggregate value that is then stored or passed to another block as a whole
 ; CHECK-NEXT: note: in: %s = insertvalue { ptr, i64 } undef, ptr %p, 0
 ; CHECK-NEXT: note: optimise before differentiating
 ; CHECK-NOT:  Traceback
