@@ -84,10 +84,14 @@ class KernelInfo:
     name: str
     params: tuple[Attribute, ...]
     static_shared: int
+    dynamic_copies: int = 0
+    """Copies of the dynamic shared memory beyond the launch's own (shadows of derivatives): a
+    launch with `shared_mem` bytes takes `(1 + dynamic_copies) * shared_mem` on the device."""
 
 
 def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
     """The kernels of a module in the gpu layer (after raise-nvvm), as Python launches them."""
+    from xenzyme.transforms.gpu_shared import shared_arrays
     from xenzyme.transforms.gpu_to_cpu import shared_layout
 
     out = []
@@ -98,7 +102,8 @@ def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
             if isinstance(a, DictionaryAttr) and "llvm.byval" in a.data:
                 params = (*params[:i], a.data["llvm.byval"], *params[i + 1 :])
         _, static = shared_layout(module, k)
-        out.append(KernelInfo(k.sym_name.data, source_name(k.sym_name.data), params, static))
+        copies = gpu.dynamic_copies(module, {g.sym_name.data for g in shared_arrays(module, k)})
+        out.append(KernelInfo(k.sym_name.data, source_name(k.sym_name.data), params, static, copies))
     return out
 
 
@@ -228,17 +233,20 @@ class Kernel:
             raise XenzymeError(f"a block of {b[0]}x{b[1]}x{b[2]} = {b[0] * b[1] * b[2]} threads is more than {MAX_THREADS}")
         if not isinstance(shared_mem, int | np.integer) or isinstance(shared_mem, bool) or shared_mem < 0:
             raise XenzymeError(f"shared_mem must be a number of bytes (an int >= 0), got {shared_mem!r}")
-        if self.info.static_shared + int(shared_mem) > MAX_SHARED:
+        dynamic = int(shared_mem) * (1 + self.info.dynamic_copies)
+        if self.info.static_shared + dynamic > MAX_SHARED:
             raise XenzymeError(
                 f"kernel '{self.name}' needs {self.info.static_shared} bytes of static shared memory and "
-                f"{int(shared_mem)} of dynamic, more than the {MAX_SHARED} a block may have"
+                f"{dynamic} of dynamic, more than the {MAX_SHARED} a block may have"
+                + (f" (the dynamic shared memory and {self.info.dynamic_copies} shadow copies of it)"
+                   if self.info.dynamic_copies else "")
             )
         if not isinstance(args, tuple | list):
             raise XenzymeError(f"args must be a tuple of the kernel's arguments, got {type(args).__name__}")
         if len(args) != len(self._ctypes):
             raise XenzymeError(f"kernel '{self.name}' takes {len(self._ctypes)} arguments, {len(args)} given")
         values = [self._convert(i, a, c) for i, (a, c) in enumerate(zip(args, self._ctypes, strict=True))]
-        self.module._code.launch(self.info.symbol, g, b, int(shared_mem), values)
+        self.module._code.launch(self.info, g, b, int(shared_mem), values)
 
     def _convert(self, i: int, value: object, ctype: Any) -> Any:
         where = f"argument {i} of kernel '{self.name}'"
@@ -274,7 +282,8 @@ class _CPUImage:
 
         self.jit = JITModule(module, opt_level=3)
 
-    def launch(self, symbol: str, grid, block, shared: int, values: list[Any]) -> None:
+    def launch(self, info: KernelInfo, grid, block, shared: int, values: list[Any]) -> None:
+        symbol = info.symbol
         fn = self.jit.function(symbol)
         args: list[Any] = [*grid, *block, shared]
         args += [ctypes.c_void_p(v.ctypes.data) if isinstance(v, np.ndarray) else v for v in values]
@@ -352,7 +361,8 @@ class _GPUImage:
         (self.module,) = driver.check(driver.cu.cuModuleLoadData(image), "cuModuleLoadData")
         self.functions: dict[str, Any] = {}
 
-    def launch(self, symbol: str, grid, block, shared: int, values: list[Any]) -> None:
+    def launch(self, info: KernelInfo, grid, block, shared: int, values: list[Any]) -> None:
+        symbol, copies = info.symbol, info.dynamic_copies
         d, cu = self.driver, self.driver.cu
         fn = self.functions.get(symbol)
         if fn is None:
@@ -372,7 +382,7 @@ class _GPUImage:
                 else:
                     params.append(v)
             pointers = (ctypes.c_void_p * max(len(params), 1))(*[ctypes.addressof(p) for p in params])
-            d.check(cu.cuLaunchKernel(fn, *grid, *block, shared, cu.CUstream(0), ctypes.addressof(pointers), 0),
+            d.check(cu.cuLaunchKernel(fn, *grid, *block, shared * (1 + copies), cu.CUstream(0), ctypes.addressof(pointers), 0),
                     "cuLaunchKernel")  # fmt: skip
             d.check(cu.cuCtxSynchronize(), "the kernel")
             for v, ptr in buffers.values():

@@ -13,7 +13,13 @@ vary gives every thread the same value (the CUDA memory model, between barriers)
 A block is *divergent* when it is control dependent (post-dominance frontier) on a branch whose
 condition varies, or on a divergent block.  CUDA requires every thread of a block to reach the
 same barriers, so a barrier must not be in a divergent block: `check_barriers` says where one
-is.  Block, grid and kernel-argument values are the same in all threads.
+is.  Block, grid and kernel-argument values are the same in all threads; the arguments of a
+device function are too unless `varying_args` names them (a device function differentiated for
+a kernel gets what its calls pass: `request_uniformity`).
+
+`across_blocks=True` asks the same question for the whole grid: `gpu.block_id` is then a
+source of variation too, and a value that does not vary is the same in every thread of the
+launch (an array a kernel receives, `blockDim.x * gridDim.x`).
 
 Pure functions of the IR, for lower-gpu (and for reverse rules deciding between per-thread and
 block-uniform adjoint updates).
@@ -37,16 +43,18 @@ _UNIFORM_EXTERNALS = ("__nv_", "llvm.")
 """External functions whose result depends on their arguments only (math)."""
 
 
-def thread_dependent_functions(module: ModuleOp) -> set[str]:
+def thread_dependent_functions(module: ModuleOp, across_blocks: bool = False) -> set[str]:
     """Functions whose result or effects may depend on which thread calls them: those reading
-    thread ids or doing atomics, external ones other than math, and their callers."""
+    thread ids (and block ids, `across_blocks`) or doing atomics, external ones other than
+    math, and their callers."""
+    sources = _sources(across_blocks)
     fns = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
     dependent: set[str] = set()
     for name, f in fns.items():
         if not f.body.blocks:
             if not name.startswith(_UNIFORM_EXTERNALS):
                 dependent.add(name)
-        elif any(isinstance(o, gpu.ThreadIdOp | ext.AtomicRMWOp | ext.CmpXchgOp) for o in f.walk()):
+        elif any(isinstance(o, sources) for o in f.walk()):
             dependent.add(name)
     changed = True
     while changed:
@@ -70,19 +78,30 @@ def underlying_alloca(p: SSAValue) -> xllvm.AllocaOp | None:
     return op if isinstance(op, xllvm.AllocaOp) else None
 
 
+def _sources(across_blocks: bool) -> tuple[type[Operation], ...]:
+    ids: tuple[type[Operation], ...] = (gpu.ThreadIdOp, gpu.BlockIdOp) if across_blocks else (gpu.ThreadIdOp,)
+    return (*ids, ext.AtomicRMWOp, ext.CmpXchgOp)
+
+
 @dataclass
 class Divergence:
     """The analysis of one function (see the module docstring)."""
 
     fn: xllvm.FuncOp
     dependent_functions: set[str]
+    across_blocks: bool = False
     varying: set[SSAValue] = field(default_factory=set)
     divergent_blocks: set[Block] = field(default_factory=set)
 
     @staticmethod
-    def of(fn: xllvm.FuncOp, module: ModuleOp | None = None) -> Divergence:
+    def of(fn: xllvm.FuncOp, module: ModuleOp | None = None, varying_args: set[int] | frozenset[int] = frozenset(),
+           across_blocks: bool = False) -> Divergence:
         module = module or fn.parent_op()  # type: ignore[assignment]
-        d = Divergence(fn, thread_dependent_functions(module) if isinstance(module, ModuleOp) else set())
+        dependent = thread_dependent_functions(module, across_blocks) if isinstance(module, ModuleOp) else set()
+        d = Divergence(fn, dependent, across_blocks)
+        entry = fn.body.blocks.first
+        if entry is not None:
+            d.varying |= {a for a in entry.args if a.index in varying_args}
         d._run()
         return d
 
@@ -161,7 +180,7 @@ class Divergence:
         return False
 
     def _result_varies(self, op: Operation, private_varying: set[Operation]) -> bool:
-        if isinstance(op, gpu.ThreadIdOp | ext.AtomicRMWOp | ext.CmpXchgOp):
+        if isinstance(op, _sources(self.across_blocks)):
             return True
         if isinstance(op, xllvm.LoadOp):
             a = underlying_alloca(op.ptr)

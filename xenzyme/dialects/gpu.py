@@ -32,6 +32,14 @@ What the layer consists of:
   external `[0 x T]` global is CUDA's `extern __shared__ T a[]`, the dynamic shared memory
   whose size the launch gives (every such global names the same bytes).  Accesses go through
   `llvm.addrspacecast` to generic pointers, as clang emits them.
+  CUDA gives shared memory no initial value.  In this layer a static shared array whose
+  initializer is zero (`llvm.mlir.zero`) is zero when each block starts: the lowerings clear
+  it before the kernel's first instruction (on NVPTX: the block's threads, then a barrier).
+  An external shared array with the attribute `gpu.dynamic_copy = k` is the k-th *copy* of the
+  dynamic shared memory: the bytes `k * size .. (k + 1) * size` after the start of the
+  dynamic shared memory, where `size` is what the launch asked for; such a kernel needs
+  `1 + k` times that much, and the copies are zero when each block starts.  Derivatives give
+  shared arrays their shadows this way (`shared_shadow`).
 * **global memory and atomics**: kernel arguments are generic pointers to device memory;
   `__device__` globals live in address space 1.  Atomics are `llvm.atomicrmw` / `llvm.cmpxchg`
   (atomicAdd on float and double is `atomicrmw fadd`).
@@ -41,20 +49,23 @@ What the layer consists of:
 
 Everything else is ordinary `llvm` dialect code.
 
+* **additions of adjoints**: `gpu.owned_add` and `gpu.combined_add` (below) are what
+  derivatives add into memory with where they know who else adds at the address.
+
 For derivative rules of GPU code: `analysis/divergence.py` says which values differ between the
-threads of a block (an address that does not is where adjoints can be combined per block before
-one atomic update) and which blocks only some threads run; `transforms/gpu_adjoints.py` is the
-present, conservative policy (every adjoint update of memory atomic); `lower-gpu{target=cpu}`
-runs any kernel with barriers whose control flow is uniform, primal or derivative.
+threads of a block and which blocks only some threads run; `analysis/gpu_updates.py` which
+additions into memory one thread owns and which all threads make at one address;
+`lower-gpu{target=cpu}` runs any kernel with barriers whose control flow is uniform, primal or
+derivative.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import gpu as xgpu
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, i32
-from xdsl.ir import Attribute, Dialect, Operation
-from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, result_def, traits_def
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr, i32
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, result_def, traits_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -68,6 +79,9 @@ KERNEL_ATTR = "gpu.kernel"
 
 SHARED_ADDRESS_SPACE = 3
 """Address space of `__shared__` memory (NVPTX's numbering, which clang uses)."""
+
+DYNAMIC_COPY_ATTR = "gpu.dynamic_copy"
+"""On an external shared array: which copy of the dynamic shared memory it is (see above)."""
 
 GLOBAL_ADDRESS_SPACE = 1
 """Address space of `__device__` globals."""
@@ -179,11 +193,64 @@ class BarrierOp(IRDLOperation):
             raise VerifyException("'gpu.barrier' must be inside a function (a kernel) or a gpu.launch")
 
 
+class _AddOp(IRDLOperation):
+    """`*ptr += value` on a float (see the two ops below)."""
+
+    ptr = operand_def(xllvm.LLVMPointerType)
+    value = operand_def(Attribute)
+
+    assembly_format = "$ptr `,` $value attr-dict `:` type($ptr) `,` type($value)"
+
+    def __init__(self, ptr: SSAValue, value: SSAValue):
+        super().__init__(operands=[ptr, value])
+
+    def verify_(self) -> None:
+        if not isinstance(self.value.type, Float32Type | Float64Type):
+            raise VerifyException(f"'{self.name}' adds f32 or f64, not {self.value.type}")
+
+
+@irdl_op_definition
+class CombinedAddOp(_AddOp):
+    """`gpu.combined_add %p, %v : !llvm.ptr, f64`: `*p += v`, atomically like `atomicrmw fadd`,
+    except that the values of threads that reach the op together with the same `%p` may be
+    summed first and added by one atomic update, and that the update of memory may be delayed
+    until the thread's next barrier or the end of the kernel.
+
+        %p = llvm.getelementptr %dw[%k] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+        gpu.combined_add %p, %d : !llvm.ptr, f64
+
+    Derivatives use it for adjoints added at an address that is likely the same in every thread
+    (a weight every thread reads) and that nothing reads before the derivative returns.  The
+    NVPTX lowering sums a warp's values by shuffles when all 32 threads are there with the same
+    address, and adds them with one atomic (otherwise one atomic per thread); the CPU lowering
+    sums the values of consecutive threads of a block at the same address in a register and
+    adds each sum with one atomic."""
+
+    name = "gpu.combined_add"
+
+
+@irdl_op_definition
+class OwnedAddOp(_AddOp):
+    """`gpu.owned_add %p, %v : !llvm.ptr, f64`: `*p += v` where no other thread adds at `%p` when
+    the launch is one-dimensional (grid and blocks of y and z size 1): the address is indexed by
+    the thread's x position in the grid or its block (`x[blockIdx.x * blockDim.x + threadIdx.x]`).
+
+        gpu.owned_add %dxi, %d : !llvm.ptr, f64
+
+    A plain load, add and store for a one-dimensional launch, an atomic update otherwise (where
+    threads with other y or z positions have the same x position)."""
+
+    name = "gpu.owned_add"
+
+
+ADD_OPS: tuple[type[_AddOp], ...] = (CombinedAddOp, OwnedAddOp)
+
+
 _REPLACED = {op.name for op in (*ID_OPS, BarrierOp)}
 
 GPU = Dialect(
     "gpu",
-    [op for op in xgpu.GPU.operations if op.name not in _REPLACED] + [*ID_OPS, BarrierOp],
+    [op for op in xgpu.GPU.operations if op.name not in _REPLACED] + [*ID_OPS, BarrierOp, *ADD_OPS],
     list(xgpu.GPU.attributes),
 )
 """xDSL's gpu dialect, its id ops widened to integer results and given a custom syntax."""
@@ -216,6 +283,61 @@ def is_dynamic_shared(g: xllvm.GlobalOp) -> bool:
     return is_shared(g) and g.value is None and not g.body.blocks and g.linkage.linkage.data in ("external", "extern_weak")
 
 
+def is_zeroed_shared(g: Operation) -> bool:
+    """A static shared array that is zero when each block starts (its initializer is zero)."""
+    if not is_shared(g) or is_dynamic_shared(g):  # type: ignore[arg-type]
+        return False
+    body = g.body.blocks.first  # type: ignore[attr-defined]
+    return body is not None and isinstance(body.first_op, xllvm.ZeroOp)
+
+
+def dynamic_copy(g: xllvm.GlobalOp) -> int:
+    """Which copy of the dynamic shared memory an `extern __shared__` array names: 0 for the
+    launch's own, k >= 1 for the k-th copy after it (`gpu.dynamic_copy`)."""
+    a = g.attributes.get(DYNAMIC_COPY_ATTR)
+    return a.value.data if isinstance(a, IntegerAttr) else 0
+
+
+def shared_shadow(module: ModuleOp, g: xllvm.GlobalOp, name: str) -> xllvm.GlobalOp:
+    """A shadow for the shared array `g`, named `name`: a static array of the same type that is
+    zero when each block starts, or for dynamic shared memory a zeroed copy of it.  Shadows
+    named alike (`a.shadow`, `b.shadow`) of different dynamic arrays are the same copy, as the
+    arrays are the same memory; each kind of shadow (`.shadow`, `.tangent`, ...) its own."""
+    align = g.alignment.value.data if g.alignment is not None else None
+    if not is_dynamic_shared(g):
+        zero = xllvm.ZeroOp.create(result_types=[g.global_type])
+        return xllvm.GlobalOp(g.global_type, name, "internal", addr_space=SHARED_ADDRESS_SPACE, alignment=align,
+                              body=Region([Block([zero, xllvm.ReturnOp(zero.results[0])])]))  # fmt: skip
+    kind = name[len(g.sym_name.data) :]
+    dynamic = [op for op in module.ops if isinstance(op, xllvm.GlobalOp) and is_dynamic_shared(op)]
+    primal = {op.sym_name.data for op in dynamic if not dynamic_copy(op)}
+    k = 1 + max((dynamic_copy(op) for op in dynamic), default=0)
+    for op in dynamic:
+        n = op.sym_name.data
+        if dynamic_copy(op) and n.endswith(kind) and n[: len(n) - len(kind)] in primal:
+            k = dynamic_copy(op)  # the same kind of shadow of another name of the same memory
+    shadow = xllvm.GlobalOp(g.global_type, name, "external", addr_space=SHARED_ADDRESS_SPACE, alignment=align)
+    shadow.attributes[DYNAMIC_COPY_ATTR] = IntegerAttr(k, 32)
+    return shadow
+
+
+def dynamic_copies(module: ModuleOp, names: set[str] | None = None) -> int:
+    """The number of copies of the dynamic shared memory beyond the launch's own that the
+    shared arrays named `names` (all of the module's when None) use."""
+    return max((dynamic_copy(op) for op in module.ops  # type: ignore[arg-type]
+                if is_shared(op) and is_dynamic_shared(op) and (names is None or op.sym_name.data in names)),  # type: ignore[attr-defined]
+               default=0)  # fmt: skip
+
+
 def uses_gpu_layer(op: Operation) -> bool:
     """Whether `op` (a function, or anything) contains ops of the gpu layer."""
-    return any(isinstance(o, (*ID_OPS, BarrierOp)) for o in op.walk())
+    return any(isinstance(o, (*ID_OPS, BarrierOp, *ADD_OPS)) for o in op.walk())
+
+
+def is_device_code(module: ModuleOp) -> bool:
+    """NVPTX code, or a module with kernels or other ops of the gpu layer: code that many GPU
+    threads run at once."""
+    triple = module.attributes.get("llvm.target_triple")
+    if isinstance(triple, StringAttr) and triple.data.startswith("nvptx"):
+        return True
+    return any(isinstance(op, xllvm.FuncOp) and (is_kernel(op) or uses_gpu_layer(op)) for op in module.ops)

@@ -9,6 +9,7 @@
     par.py           the parallel layer: regions, reductions, barriers, critical sections
     autodiff.py      derivative requests met inside differentiated code
     mpi.py           MPI calls (the `ompi` dialect): messages, collectives, requests
+    gpu.py           the gpu layer: thread ids, barriers, block-wide atomic additions
     registry.py      rules users register from Python (`xenzyme.derivative`)
     copy_helpers.py  the helper functions that move derivatives through memcpy/memmove
 
@@ -58,6 +59,7 @@ _DIALECT_RULES = {
     "par": "xenzyme.rules.par",
     "omp": "xenzyme.rules.par",
     "ompi": "xenzyme.rules.mpi",
+    "gpu": "xenzyme.rules.gpu",
 }
 """Where the rules of each dialect are: a module with `rule_for(op) -> OpRule | None`."""
 

@@ -207,7 +207,11 @@ class LLVMEmitter:
     # ---- math functions -----------------------------------------------------------------
 
     def call(self, name: str, *args: SSAValue) -> SSAValue:
-        """A math function of float scalars or vectors, as an intrinsic when LLVM has one."""
+        """A math function of float scalars or vectors, as an intrinsic when LLVM has one; in
+        NVPTX code libdevice's function (`__nv_cos`) unless NVPTX selects the intrinsic."""
+        if name not in NVPTX_INTRINSIC_MATH and _is_nvptx(self.module):
+            return self._per_lane(name, args, LIBDEVICE_PREFIX) if isinstance(args[0].type, VectorType) else \
+                self.libm(name, *args, prefix=LIBDEVICE_PREFIX)
         op_cls = ext.intrinsic_op_by_name().get(f"llvm.{name}")
         if op_cls is not None and name in INTRINSIC_MATH:
             return self.insert(
@@ -216,27 +220,29 @@ class LLVMEmitter:
         return self.libm(name, *args)
 
     def powi(self, x: SSAValue, n: SSAValue) -> SSAValue:
+        if _is_nvptx(self.module) and not isinstance(x.type, VectorType) and n.type == i32:
+            return self.libm("powi", x, n, prefix=LIBDEVICE_PREFIX)
         op_cls = ext.intrinsic_op_by_name()["llvm.powi"]
         return self.insert(op_cls.create(operands=[x, n], result_types=[x.type], properties={"fastmathFlags": _NO_FMF}))
 
-    def libm(self, name: str, *args: SSAValue) -> SSAValue:
+    def libm(self, name: str, *args: SSAValue, prefix: str = "") -> SSAValue:
         t = args[0].type
         if isinstance(t, VectorType):
-            return self._per_lane(name, args)
-        fname = libm_name(name, t)
+            return self._per_lane(name, args, prefix)
+        fname = prefix + libm_name(name, t)
         ensure_declaration(self.module, fname, ext.LLVMFunctionType([a.type for a in args], t))
         call = call_op(fname, args, t)
         call.attributes["fn_attrs"] = PURE_CALL_ATTRS
         return self.insert(call)
 
-    def _per_lane(self, name: str, args: Sequence[SSAValue]) -> SSAValue:
+    def _per_lane(self, name: str, args: Sequence[SSAValue], prefix: str = "") -> SSAValue:
         t = args[0].type
         assert isinstance(t, VectorType)
         acc = self.insert(ext.PoisonOp(t))
         for lane in range(t.get_shape()[0]):
             idx = self.i32(lane)
             lane_args = [self.insert(ext.ExtractElementOp(a, idx)) for a in args]
-            r = self.libm(name, *lane_args)
+            r = self.libm(name, *lane_args, prefix=prefix)
             acc = self.insert(xllvm.InsertElementOp.create(operands=[acc, r, idx], result_types=[t]))
         return acc
 
@@ -292,6 +298,20 @@ INTRINSIC_MATH = {
     "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
 }  # fmt: skip
 """Math functions that LLVM has as overloaded intrinsics (so they work on vectors too)."""
+
+NVPTX_INTRINSIC_MATH = {"sqrt", "fabs", "copysign", "floor", "ceil", "trunc", "round", "fma", "fmuladd", "minnum",
+                        "maxnum"}  # fmt: skip
+"""Math intrinsics that LLVM's NVPTX backend selects; for the others (`llvm.sin`, `llvm.exp`,
+`llvm.pow`, ...) it stops the process, so that derivatives of GPU code call libdevice's
+functions instead (`__nv_cos`, `__nv_logf`), which the backend links (CPU code gets libm's)."""
+
+LIBDEVICE_PREFIX = "__nv_"
+
+
+def _is_nvptx(module: ModuleOp) -> bool:
+    triple = module.attributes.get("llvm.target_triple")
+    return isinstance(triple, StringAttr) and triple.data.startswith("nvptx")
+
 
 PURE_CALL_ATTRS = xllvm.ArrayAttr([StringAttr("nounwind"), StringAttr("willreturn"), StringAttr("memory(none)")])
 """Call-site attributes for math library calls in generated code: their only side effect is

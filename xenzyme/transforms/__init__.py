@@ -4,8 +4,9 @@ A pass is a driver; the machinery passes share lives beside them:
 
     diff/            the differentiation engine behind reverse-diff and forward-diff (sweeps,
                      cache policy, calls, tape, tangents), over the rules of `xenzyme.rules`
-    gpu_to_cpu.py, gpu_heap.py, gpu_math.py, gpu_adjoints.py, inlining.py
-                     lower-gpu's pieces (kernels as host loops, device heap, libdevice math)
+    gpu_to_cpu.py, gpu_heap.py, gpu_math.py, gpu_shared.py, gpu_combine.py, inlining.py
+                     lower-gpu's pieces (kernels as host loops, device heap, libdevice math,
+                     shared memory, the additions of adjoints)
     omp_runtime.py, promote.py
                      what raise-openmp and lower-par share (libomp's entry points, mem2reg)
     mpi_helpers.ll   the helper functions lower-ompi adds for MPI derivatives (LLVM IR)

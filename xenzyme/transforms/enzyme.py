@@ -43,8 +43,8 @@ cannot carry, so such a module skips `preopt` and is differentiated as lowered.
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
-NVVM intrinsics; its adjoint updates of memory are made atomic (threads may add into the same
-shadow element: xenzyme/transforms/gpu_adjoints.py), and its caches are freed at each return
+NVVM intrinsics; its adjoint updates of memory are plain, combined or atomic as the threads
+that may add at an address say (`GradientBuilder.accumulate_memory`), and its caches are freed at each return
 (no pools: thousands of threads run a kernel at once); and it is lowered after differentiation: `gpu=nvvm` (the default) keeps the module NVPTX code,
 for `-t ptx` / `-t cubin`; `gpu=cpu` turns each kernel into a host function running the grid
 (xenzyme/transforms/gpu_to_cpu.py), for `-t obj`, `-t llvm` and the JIT.  Other modules skip
@@ -185,10 +185,6 @@ class EnzymePass(ModulePass):
         more = True
         while more:  # (rounds: a function calling __enzyme_autodiff is differentiated once that is lowered)
             more = ReverseDiff(op, bool(self.mincut)).run(ready_only=True)
-            if gpu_code:
-                from xenzyme.transforms.gpu_adjoints import make_adjoint_updates_atomic
-
-                make_adjoint_updates_atomic(op)
             # A gradient differentiated in a later round keeps no cache pools (atomic exchanges of
             # pointers in globals): its caches are plain heap memory, whose shadows follow them.
             LowerAutodiffPass(self.reuse_caches and not gpu_code and not more).apply(ctx, op)

@@ -73,7 +73,10 @@ from xenzyme.analysis.types import size_align
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.dialects import par
+from xenzyme.transforms.gpu_combine import combine_helper_cpu, flush_helper_cpu, owned_add_helper
 from xenzyme.transforms.gpu_math import call_op, libdevice_to_libm
+from xenzyme.transforms.gpu_shared import shared_arrays
 from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.reverse_diff import location_of
 
@@ -156,7 +159,7 @@ def gpu_functions(module: ModuleOp) -> set[str]:
     for name, f in fns.items():
         graph.add_node(name)
         for op in f.walk():
-            if isinstance(op, (*gpu.ID_OPS, gpu.BarrierOp)) or (
+            if isinstance(op, (*gpu.ID_OPS, gpu.BarrierOp, *gpu.ADD_OPS)) or (
                 isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() in shared
             ):
                 using.add(name)
@@ -259,19 +262,17 @@ def scopeless_fences(module: ModuleOp) -> None:
 
 
 def shared_layout(module: ModuleOp, kernel: xllvm.FuncOp) -> tuple[dict[str, int], int]:
-    """Offsets of the shared globals `kernel` uses in its block's buffer, and the bytes of
-    static shared memory (where dynamic shared memory starts)."""
-    globals_ = {g.sym_name.data: g for g in module.ops if gpu.is_shared(g)}
-    used: list[str] = []
-    for op in kernel.walk():
-        if isinstance(op, xllvm.AddressOfOp) and (n := op.global_name.string_value()) in globals_ and n not in used:
-            used.append(n)
+    """Offsets of the shared arrays `kernel` uses (with the functions it calls) in its block's
+    buffer, and the bytes of static shared memory (where dynamic shared memory starts).  The
+    dynamic arrays' offsets are those of the launch's own dynamic memory (offset `static`);
+    copies of it (`gpu.dynamic_copy`) follow at multiples of its size, known at launch."""
     offsets: dict[str, int] = {}
     end = 0
-    for n in used:
-        g = globals_[n]
+    used = shared_arrays(module, kernel)
+    for g in used:
         if gpu.is_dynamic_shared(g):
             continue
+        n = g.sym_name.data
         sa = size_align(g.global_type)
         if sa is None:
             raise _fail(module, None, f"the shared array @{n} has no size")
@@ -282,9 +283,9 @@ def shared_layout(module: ModuleOp, kernel: xllvm.FuncOp) -> tuple[dict[str, int
         offsets[n] = end
         end += size
     static = -(-end // SHARED_ALIGN) * SHARED_ALIGN
-    for n in used:
-        if gpu.is_dynamic_shared(globals_[n]):
-            offsets[n] = static
+    for g in used:
+        if gpu.is_dynamic_shared(g):
+            offsets[g.sym_name.data] = static
     return offsets, static
 
 
@@ -331,6 +332,9 @@ class KernelLowering:
                 raise _fail(self.module, a, f"@{self.name} allocates stack memory of a size known only at run time, "
                                             "which the CPU lowering does not support", ["use a fixed-size array"])  # fmt: skip
         self.per_thread = {a for a in self.allocas if self._alloca_per_thread(a)}
+        shared = {g.sym_name.data for g in self.module.ops if gpu.is_shared(g)}
+        self.block_local_atomics = {op for op in self.k.walk() if isinstance(op, ext.AtomicRMWOp)
+                                    and op.bin_op.data in _PLAIN_RMW and _in_shared(op.operands[0], shared)}  # fmt: skip
 
     def _split_at_barriers(self) -> None:
         region = self.k.body
@@ -401,7 +405,7 @@ class KernelLowering:
 
     # ---- the block function ------------------------------------------------------------------
 
-    def build(self) -> tuple[xllvm.FuncOp, xllvm.FuncOp]:
+    def build(self) -> tuple[xllvm.FuncOp, xllvm.FuncOp, xllvm.FuncOp]:
         params = list(self.k.function_type.inputs.data)
         entry = Block(arg_types=[i32] * 9 + [i64] + params)
         _name(entry.args[:BLOCK_PARAMS], BLOCK_PARAM_NAMES)
@@ -425,6 +429,12 @@ class KernelLowering:
             if a in self.per_thread:
                 count = b.insert(xllvm.MulOp(count, n)).results[0]
             self.alloca_of[a] = b.insert(xllvm.AllocaOp(count, a.elem_type, _alignment(a))).results[0]
+        self.combine_slots: dict[Operation, tuple[SSAValue, SSAValue]] = {}
+        for op in self.k.walk():
+            if isinstance(op, gpu.CombinedAddOp):
+                slot = self._array(b, ext.LLVMPointerType(), _const(b, 1, i64), "combined.at")
+                b.insert(ext.StoreOp(b.insert(xllvm.ZeroOp.create(result_types=[ext.LLVMPointerType()])).results[0], slot))
+                self.combine_slots[op] = (slot, self._array(b, op.value.type, _const(b, 1, i64), "combined.sum"))
         self.tracking = len(self.resume) > 1
         self.done_blocks: list[Block] = []  # where each phase's thread loops end
         if self.tracking:
@@ -452,8 +462,8 @@ class KernelLowering:
         block_fn.properties["passthrough"] = ArrayAttr([StringAttr("nounwind")])
         _copy_arg_attrs(self.k, block_fn, BLOCK_PARAMS)
         self._finish_tracking()
-        host = self._host(block_fn, params)
-        return host, block_fn
+        host, grid_fn = self._host(block_fn, params)
+        return host, grid_fn, block_fn
 
     def _array(self, b: Builder, t: Attribute, count: SSAValue, name: str | None = None) -> SSAValue:
         sa = size_align(t)
@@ -463,15 +473,34 @@ class KernelLowering:
         return v
 
     def _shared(self, b: Builder) -> None:
+        """The block's shared memory: one buffer, [static arrays | dynamic memory | its copies];
+        zeroed arrays and the copies cleared."""
         offsets, static = shared_layout(self.module, self.k)
         self.shared_of: dict[str, SSAValue] = {}
         if not offsets:
             return
-        total = b.insert(xllvm.AddOp(self.shared_bytes, _const(b, static, i64))).results[0]
+        arrays = {g.sym_name.data: g for g in shared_arrays(self.module, self.k)}
+        copies = max((gpu.dynamic_copy(g) for g in arrays.values() if gpu.is_dynamic_shared(g)), default=0)
+        dynamic = b.insert(xllvm.MulOp(self.shared_bytes, _const(b, 1 + copies, i64))).results[0] if copies \
+            else self.shared_bytes
+        total = b.insert(xllvm.AddOp(dynamic, _const(b, static, i64))).results[0]
         buf = b.insert(xllvm.AllocaOp(total, i8, SHARED_ALIGN)).results[0]
         buf.name_hint = "shared"
+        self.shared_buffer = buf
         for name, off in offsets.items():
-            self.shared_of[name] = b.insert(ext.GEPOp(buf, [off], i8)).results[0]
+            at = b.insert(ext.GEPOp(buf, [off], i8)).results[0]
+            g = arrays[name]
+            if gpu.is_dynamic_shared(g) and (k := gpu.dynamic_copy(g)):
+                offset = b.insert(xllvm.MulOp(self.shared_bytes, _const(b, k, i64))).results[0]
+                at = b.insert(ext.GEPOp(at, [ext.GEP_USE_SSA_VAL], i8, [offset])).results[0]
+            elif gpu.is_zeroed_shared(g):
+                size, _ = size_align(g.global_type) or (0, 1)
+                b.insert(ext.MemsetOp([at, _const(b, 0, i8), _const(b, size, i64)]))
+            self.shared_of[name] = at
+        if copies:
+            start = b.insert(ext.GEPOp(buf, [ext.GEP_USE_SSA_VAL], i8,
+                                       [b.insert(xllvm.AddOp(self.shared_bytes, _const(b, static, i64))).results[0]])).results[0]  # fmt: skip
+            b.insert(ext.MemsetOp([start, _const(b, 0, i8), b.insert(xllvm.MulOp(self.shared_bytes, _const(b, copies, i64))).results[0]]))
 
     def _phase(self, k: int) -> Block:
         """The loop nest over the block's threads running phase `k`; its first block."""
@@ -511,6 +540,8 @@ class KernelLowering:
             more = bb.insert(ext.ICmpOp(inc, dim, "ult")).results[0]
             bb.insert(xllvm.CondBrOp(more, again, [inc], nxt, []))
         db = Builder(InsertPoint.at_end(done))
+        for op, (slot, total) in self.combine_slots.items():  # the phase's sums, into memory
+            db.insert(call_op(flush_helper_cpu(self.module, op.value.type), [slot, total], None))  # type: ignore[attr-defined]
         if not self.tracking:
             db.insert(xllvm.ReturnOp(_const(db, 0, i32)))
         self.done_blocks.append(done)
@@ -608,6 +639,17 @@ class KernelLowering:
             self.vmap[op.results[0]] = self._leaf(op, b)
             return
         mapping = {o: self._get(o, b) for o in op.operands}
+        if isinstance(op, gpu.CombinedAddOp):
+            slot, total = self.combine_slots[op]
+            helper = combine_helper_cpu(self.module, op.value.type)
+            b.insert(call_op(helper, [slot, total, mapping[op.ptr], mapping[op.value]], None))
+            return
+        if op in self.block_local_atomics:
+            assert isinstance(op, ext.AtomicRMWOp)
+            self.vmap[op.results[0]] = old = _plain_rmw(b, op, mapping[op.operands[0]], mapping[op.operands[1]])
+            if op.results[0] in self.kept:
+                self._store_slot(b, op.results[0], old)
+            return
         new = op.clone(value_mapper=mapping, block_mapper=bmap)
         b.insert(new)
         for old, res in zip(op.results, new.results, strict=True):
@@ -676,37 +718,79 @@ class KernelLowering:
 
     # ---- the host function --------------------------------------------------------------------
 
-    def _host(self, block_fn: xllvm.FuncOp, params: list[Attribute]) -> xllvm.FuncOp:
+    def _host(self, block_fn: xllvm.FuncOp, params: list[Attribute]) -> tuple[xllvm.FuncOp, xllvm.FuncOp]:
+        """The host function, and the function each thread of its team runs (`k.grid`)."""
+        grid_fn = self._grid(block_fn, params)
         entry = Block(arg_types=[i32] * 6 + [i64] + params)
         _name(entry.args[:HOST_PARAMS], HOST_PARAM_NAMES)
         _name(entry.args[HOST_PARAMS:], [a.name_hint for a in self.entry.args])
-        loop, exit_ = Block(arg_types=[i64, i32]), Block(arg_types=[i32])
-        region = Region([entry, loop, exit_])
-        grid, dims, shared, kparams = entry.args[0:3], entry.args[3:6], entry.args[6], entry.args[HOST_PARAMS:]
+        many, one, done = Block(), Block(), Block()
+        region = Region([entry, many, one, done])
         b = Builder(InsertPoint.at_end(entry))
-        g = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in grid]
-        gxy = b.insert(xllvm.MulOp(g[0], g[1])).results[0]
-        n = b.insert(xllvm.MulOp(gxy, g[2])).results[0]
-        b.insert(xllvm.BrOp(loop, _const(b, 0, i64), _const(b, 0, i32)))
-        lb = Builder(InsertPoint.at_end(loop))
-        idx, status = loop.args
-        bx = lb.insert(xllvm.URemOp(idx, g[0])).results[0]
-        by = lb.insert(xllvm.URemOp(lb.insert(xllvm.UDivOp(idx, g[0])).results[0], g[1])).results[0]
-        bz = lb.insert(xllvm.UDivOp(idx, gxy)).results[0]
-        ids = [lb.insert(xllvm.TruncOp(v, i32)).results[0] for v in (bx, by, bz)]
-        s = lb.insert(call_op(block_fn.sym_name.data, [*ids, *grid, *dims, shared, *kparams], i32)).results[0]
-        st = lb.insert(xllvm.OrOp(status, s)).results[0]
-        nxt = lb.insert(xllvm.AddOp(idx, _const(lb, 1, i64))).results[0]
-        more = lb.insert(ext.ICmpOp(nxt, n, "ult")).results[0]
-        lb.insert(xllvm.CondBrOp(more, loop, [nxt, st], exit_, [st]))
-        Builder(InsertPoint.at_end(exit_)).insert(xllvm.ReturnOp(exit_.args[0]))
+        status = b.insert(xllvm.AllocaOp(_const(b, 1, i64), i32, 4)).results[0]
+        status.name_hint = "status"
+        b.insert(ext.StoreOp(_const(b, 0, i32), status))
+        g = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in entry.args[0:3]]
+        n = b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(g[0], g[1])).results[0], g[2])).results[0]
+        b.insert(xllvm.CondBrOp(b.insert(ext.ICmpOp(n, _const(b, 1, i64), "ugt")).results[0], many, [], one, []))
+        args = [status, *entry.args]
+        for blk, serial in ((many, False), (one, True)):
+            bb = Builder(InsertPoint.at_end(blk))
+            bb.insert(par.ParallelOp(grid_fn.sym_name.data, args, serial=serial))
+            bb.insert(xllvm.BrOp(done))
+        db = Builder(InsertPoint.at_end(done))
+        db.insert(xllvm.ReturnOp(db.insert(xllvm.LoadOp(status, i32)).results[0]))
         host = xllvm.FuncOp(
             self.name, ext.LLVMFunctionType([i32] * 6 + [i64] + params, i32), linkage=xllvm.LinkageAttr("external"),
             body=region,
         )  # fmt: skip
         host.properties["passthrough"] = ArrayAttr([StringAttr("nounwind")])
         _copy_arg_attrs(self.k, host, HOST_PARAMS)
-        return host
+        return host, grid_fn
+
+    def _grid(self, block_fn: xllvm.FuncOp, params: list[Attribute]) -> xllvm.FuncOp:
+        """`k.grid(gtid, btid, status, grid, block, shared, params...)`, run by a team: the
+        blocks handed out one at a time (a dynamic schedule); a block's status 1 is OR-ed into
+        `*status`."""
+        ptr = ext.LLVMPointerType()
+        entry = Block(arg_types=[ptr, ptr, ptr, *[i32] * 6, i64, *params])
+        _name(entry.args[3 : 3 + HOST_PARAMS], HOST_PARAM_NAMES)
+        status, grid, dims, shared, kparams = entry.args[2], entry.args[3:6], entry.args[6:9], entry.args[9], entry.args[10:]
+        next_chunk, chunk, loop, bad, cont, exit_ = (Block(), Block(), Block(arg_types=[i64]), Block(), Block(), Block())
+        region = Region([entry, next_chunk, chunk, loop, bad, cont, exit_])
+        b = Builder(InsertPoint.at_end(entry))
+        g = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in grid]
+        gxy = b.insert(xllvm.MulOp(g[0], g[1])).results[0]
+        last = b.insert(xllvm.SubOp(b.insert(xllvm.MulOp(gxy, g[2])).results[0], _const(b, 1, i64))).results[0]
+        one = _const(b, 1, i64)
+        b.insert(par.DispatchInitOp(_const(b, 0, i64), last, one, one, "dynamic"))
+        b.insert(xllvm.BrOp(next_chunk))
+        nb = Builder(InsertPoint.at_end(next_chunk))
+        got = nb.insert(par.DispatchNextOp(i64))
+        more, lb, ub = got.results[0], got.results[1], got.results[2]
+        nb.insert(xllvm.CondBrOp(more, chunk, [], exit_, []))
+        Builder(InsertPoint.at_end(chunk)).insert(xllvm.BrOp(loop, lb))
+        lb_ = Builder(InsertPoint.at_end(loop))
+        idx = loop.args[0]
+        bx = lb_.insert(xllvm.URemOp(idx, g[0])).results[0]
+        by = lb_.insert(xllvm.URemOp(lb_.insert(xllvm.UDivOp(idx, g[0])).results[0], g[1])).results[0]
+        bz = lb_.insert(xllvm.UDivOp(idx, gxy)).results[0]
+        ids = [lb_.insert(xllvm.TruncOp(v, i32)).results[0] for v in (bx, by, bz)]
+        s = lb_.insert(call_op(block_fn.sym_name.data, [*ids, *grid, *dims, shared, *kparams], i32)).results[0]
+        lb_.insert(xllvm.CondBrOp(lb_.insert(ext.ICmpOp(s, _const(lb_, 0, i32), "ne")).results[0], bad, [], cont, []))
+        bb = Builder(InsertPoint.at_end(bad))
+        bb.insert(ext.AtomicRMWOp("or", status, _const(bb, 1, i32), "monotonic"))
+        bb.insert(xllvm.BrOp(cont))
+        cb = Builder(InsertPoint.at_end(cont))
+        nxt = cb.insert(xllvm.AddOp(idx, _const(cb, 1, i64))).results[0]
+        cb.insert(xllvm.CondBrOp(cb.insert(ext.ICmpOp(idx, ub, "ult")).results[0], loop, [nxt], next_chunk, []))
+        eb = Builder(InsertPoint.at_end(exit_))
+        eb.insert(par.DispatchFiniOp())
+        eb.insert(xllvm.ReturnOp())
+        fn = xllvm.FuncOp(f"{self.name}.grid", ext.LLVMFunctionType(list(entry.arg_types), ext.LLVMVoidType()),
+                          linkage=xllvm.LinkageAttr("internal"), body=region)  # fmt: skip
+        fn.properties["passthrough"] = ArrayAttr([StringAttr("nounwind")])
+        return fn
 
 
 HOST_PARAM_NAMES = ("grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "shared_bytes")
@@ -724,6 +808,31 @@ def _alignment(a: xllvm.AllocaOp) -> int:
         return a.alignment.value.data
     sa = size_align(a.elem_type)
     return sa[1] if sa is not None else 16
+
+
+_PLAIN_RMW = {
+    "fadd": xllvm.FAddOp, "fsub": xllvm.FSubOp, "add": xllvm.AddOp, "sub": xllvm.SubOp, "and": xllvm.AndOp,
+    "or": xllvm.OrOp, "xor": xllvm.XOrOp, "xchg": None,
+}  # fmt: skip
+"""Atomic updates of shared memory that become plain loads and stores on the CPU, where a block's
+threads run one after the other on one host thread."""
+
+
+def _in_shared(p: SSAValue, shared: set[str]) -> bool:
+    """Whether the address `p` is in a shared array (through address arithmetic and casts)."""
+    op = p.owner
+    while isinstance(op, ext.GEPOp | xllvm.BitcastOp | ext.AddrSpaceCastOp):
+        op = op.operands[0].owner
+    return isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() in shared
+
+
+def _plain_rmw(b: Builder, op: ext.AtomicRMWOp, ptr: SSAValue, value: SSAValue) -> SSAValue:
+    """`atomicrmw` as a load and a store; the old value."""
+    old = b.insert(xllvm.LoadOp(ptr, value.type)).results[0]
+    kind = _PLAIN_RMW[op.bin_op.data]
+    new = value if kind is None else b.insert(kind(old, value)).results[0]
+    b.insert(ext.StoreOp(new, ptr))
+    return old
 
 
 def _address_escapes(p: SSAValue) -> bool:
@@ -755,13 +864,18 @@ def _copy_arg_attrs(src: xllvm.FuncOp, dst: xllvm.FuncOp, skip: int) -> None:
 
 def lower_to_cpu(module: ModuleOp) -> None:
     check_no_nvvm(module)
+    for op in list(module.walk()):  # (its helper reads the block's sizes: inlined below)
+        if isinstance(op, gpu.OwnedAddOp):
+            Builder(InsertPoint.before(op)).insert(call_op(owned_add_helper(module, op.value.type), [op.ptr, op.value], None))
+            op.detach()
+            op.erase()
     inline_gpu_functions(module)
     for k in gpu.kernels(module):
         lowering = KernelLowering(module, k)
         lowering.prepare()
-        host, block_fn = lowering.build()
-        module.body.block.insert_op_before(block_fn, k)
-        module.body.block.insert_op_before(host, k)
+        host, grid_fn, block_fn = lowering.build()
+        for fn in (block_fn, grid_fn, host):
+            module.body.block.insert_op_before(fn, k)
         k.detach()
         k.erase(safe_erase=False)
     for op in list(module.ops):
@@ -769,7 +883,7 @@ def lower_to_cpu(module: ModuleOp) -> None:
             op.detach()
             op.erase()
     for op in module.walk():
-        if isinstance(op, (*gpu.ID_OPS, gpu.BarrierOp)):
+        if isinstance(op, (*gpu.ID_OPS, gpu.BarrierOp, *gpu.ADD_OPS)):
             raise _fail(module, op, f"'{op.name}' outside a kernel cannot run on the CPU")
     erase_address_spaces(module)
     scopeless_fences(module)

@@ -6,6 +6,9 @@
     gpu.block_id / block_dim / grid_dim       ... "ctaid" / "ntid" / "nctaid"
     gpu.barrier                    llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(0)
     llvm.func @k attributes {gpu.kernel}      llvm.func ptx_kernel @k
+    zeroed shared arrays, copies   cleared by the block when a kernel starts; copies of dynamic
+    of dynamic shared memory       shared memory at offsets in it (gpu_shared.lower_shared_for_nvvm)
+    gpu.owned_add, combined_add    plain or atomic; warp shuffles before one atomic (gpu_combine)
     llvm.intr.cos, cosh(...)       __nv_cos, __nv_cosh (gpu_math.math_to_libdevice: derivative
                                    rules emit LLVM intrinsics and libm names; NVPTX selects
                                    neither, and libdevice is linked by the backend)
@@ -39,7 +42,9 @@ from xdsl.passes import ModulePass
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import gpu
 from xenzyme.transforms.gpu_heap import device_heap
+from xenzyme.transforms.gpu_combine import lower_adds_for_nvvm
 from xenzyme.transforms.gpu_math import math_to_libdevice
+from xenzyme.transforms.gpu_shared import lower_shared_for_nvvm
 
 TARGETS = ("nvvm", "cpu")
 
@@ -55,10 +60,7 @@ BARRIER_INTRINSIC = "llvm.nvvm.barrier.cta.sync.aligned.all"
 
 def is_gpu_module(module: ModuleOp) -> bool:
     """NVPTX code, or a module with kernels or other ops of the gpu layer."""
-    triple = module.attributes.get("llvm.target_triple")
-    if isinstance(triple, StringAttr) and triple.data.startswith("nvptx"):
-        return True
-    return any(isinstance(op, xllvm.FuncOp) and (gpu.is_kernel(op) or gpu.uses_gpu_layer(op)) for op in module.ops)
+    return gpu.is_device_code(module)
 
 
 def _intrinsic(name: str, args: list, result) -> xllvm.CallIntrinsicOp:
@@ -68,6 +70,8 @@ def _intrinsic(name: str, args: list, result) -> xllvm.CallIntrinsicOp:
 def lower_to_nvvm(module: ModuleOp) -> None:
     module.attributes.setdefault("llvm.target_triple", StringAttr(NVPTX_TRIPLE))
     module.attributes.setdefault("llvm.data_layout", StringAttr(NVPTX_DATA_LAYOUT))
+    lower_shared_for_nvvm(module)
+    lower_adds_for_nvvm(module)
     for op in list(module.walk()):
         new: Operation | None = None
         if isinstance(op, gpu._IdOp):

@@ -21,11 +21,7 @@ libdevice's math functions have the derivative rules of their libm counterparts
 Other NVVM intrinsics (warp shuffles, votes, `__syncthreads_count`, ...) have no place in the
 gpu layer yet.  In a function that a derivative request reaches (directly or through calls)
 they are an error naming the intrinsic; elsewhere they pass through unchanged, for the NVPTX
-backend.  Derivatives cannot give shared memory a shadow in shared memory yet, and reverse
-mode cannot mirror barriers: shared memory (in any mode) and barriers (in reverse mode) are
-errors in the functions derivative requests reach.  Forward mode runs the tangent code
-alongside the primal, barriers included, and updates tangents atomically where the primal
-updates atomically; reverse mode rejects atomics on active memory itself.
+backend.  Barriers, shared memory and atomic additions are differentiated (`xenzyme.rules.gpu`).
 """
 
 from __future__ import annotations
@@ -175,14 +171,6 @@ class _Checker:
                 raise self.fail(op, fn, root, f"the GPU intrinsic @{name} has no derivative",
                                 ["warp-level intrinsics (shuffles, votes, __syncthreads_count, ...) are not "
                                  "supported in differentiated code; use shared memory and __syncthreads()"])  # fmt: skip
-            if isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() in self.shared:
-                raise self.fail(op, fn, root, f"__shared__ memory (@{op.global_name.string_value()}) in "
-                                              "differentiated code is not supported yet",
-                                ["differentiate a function that works on device memory passed to it"])  # fmt: skip
-            if reverse and isinstance(op, gpu.BarrierOp):
-                raise self.fail(op, fn, root, "__syncthreads() in reverse mode is not supported yet",
-                                ["differentiate a function without barriers (each thread's own work), and keep "
-                                 "the barriers in the kernel that calls it"])  # fmt: skip
 
 
 def _erase_unused_declarations(module: ModuleOp, names: set[str]) -> None:

@@ -31,8 +31,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.callgraph import reachable
+from xenzyme.analysis.divergence import Divergence
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import call_op, scalar_constant
 from xenzyme.transforms.diff.errors import location_of
@@ -66,6 +68,8 @@ class ReverseDiff:
     def _lower_all(self, requests: list[Operation]) -> None:
         check_split_halves([r for r in requests if isinstance(r, ad.AugmentOp | ad.ReverseOp)], self.filename)
         # Tape sizes first: they become the constants that `enzyme_allocated` sizes are checked by.
+        if self.gen.device:
+            self.device_arguments([r for r in requests if isinstance(r, ad.AutodiffOp)])
         for req in requests:
             if isinstance(req, ad.AugmentSizeOp):
                 self.lower_size(req)
@@ -76,6 +80,34 @@ class ReverseDiff:
                 self.lower_augment(req)
             elif isinstance(req, ad.ReverseOp):
                 self.lower_reverse(req)
+
+    def device_arguments(self, requests: list[ad.AutodiffOp]) -> None:
+        """GPU code: which parameters of each differentiated function get values that vary
+        between the threads of a block, or across the grid, at some request -- a request in a
+        kernel passes what the kernel's divergence analysis says; elsewhere, anything."""
+        analyses: dict[Operation, tuple[Divergence, Divergence] | None] = {}
+        for req in requests:
+            container = req.parent_op()
+            while container is not None and not isinstance(container, xllvm.FuncOp):
+                container = container.parent_op()
+            if container not in analyses:
+                analyses[container] = (
+                    (Divergence.of(container, self.module), Divergence.of(container, self.module, across_blocks=True))
+                    if isinstance(container, xllvm.FuncOp) and gpu.is_kernel(container) else None
+                )  # fmt: skip
+            found = analyses[container]
+            pairs = req.primal_and_shadow_args()
+            every = set(range(len(pairs)))
+            in_block, in_grid = self.gen.device_varying.setdefault(req.callee.string_value(), (set(), set()))
+            if found is None:
+                in_block |= every
+                in_grid |= every
+                continue
+            for i, (v, sh) in enumerate(pairs):
+                if any(found[0].varies(x) for x in (v, sh) if x is not None):
+                    in_block.add(i)
+                if any(found[1].varies(x) for x in (v, sh) if x is not None):
+                    in_grid.add(i)
 
     def _function(self, req: ad.AutodiffOp | ad.AugmentOp | ad.ReverseOp | ad.AugmentSizeOp) -> xllvm.FuncOp:
         name = req.callee.string_value()

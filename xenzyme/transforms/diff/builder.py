@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ModuleOp, StringAttr, i32, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, Float32Type, Float64Type, IntegerAttr, ModuleOp, StringAttr, i32, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -34,11 +34,13 @@ from xenzyme.analysis.activity import (
 )
 from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
+from xenzyme.analysis.gpu_updates import DeviceUpdates
 from xenzyme.analysis.hints import Hints
 from xenzyme.analysis.ownership import owned_loads, reads_into_shadows
 from xenzyme.analysis.types import Views, memory_contents
 from xenzyme.diagnostics import SourceLocation
 from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, zero_constant
 from xenzyme.transforms.diff.caching import Caching
@@ -109,11 +111,20 @@ class GradientBuilder:
         self.info: ActivityInfo = analyze_activity(self.cfg, list(self.cfg.entry.args), self.acts, ret_activity, constant)
         self.writes = WriteSummary(self.cfg.rpo, self.cfg)
         self.partials: dict[tuple[SSAValue, Attribute], tuple[SSAValue, int | None]] = {}
-        """In a team: thread-private sums of adjoints for shared memory (see `_partial`)."""
+        """In a team or GPU code: thread-private sums of adjoints for shared memory (`_partial`)."""
         self.owned: set[SSAValue] = set()
         """In a team: primal pointers whose memory only this thread's iterations touch."""
         if team and (reads := reads_into_shadows(self.cfg, self.info.shadowed)) is not None:
             self.owned = {op.ptr for op in owned_loads(self.cfg, reads)}  # type: ignore[attr-defined]
+        self.device: DeviceUpdates | None = None
+        """In GPU code: which additions into memory only this thread makes, and which all the
+        threads of a block make at one address (see `accumulate_memory`)."""
+        if generator is not None and generator.device and not team:
+            n = len(fn.function_type.inputs.data)
+            every = set(range(n))
+            in_block, in_grid = (every, every) if split else generator.device_varying.get(self.fname, (every, every))
+            reads = reads_into_shadows(self.cfg, self.info.shadowed)
+            self.device = DeviceUpdates(self.cfg, module, fn, reads, in_block, in_grid)
         self.views = Views(self.cfg, {n: gl.global_type for n, gl in globals_.items()})
         self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
         """The module's functions by name (callee attributes: what a call may keep)."""
@@ -423,12 +434,40 @@ class GradientBuilder:
         thread's own (its stack frame, its heap allocations, or shared memory that only its
         iterations of a worksharing loop touch: `xenzyme.analysis.ownership`), which `primal`,
         the primal pointer whose shadow this is, tells."""
-        if not self.team or primal is not None and not self.shared(primal):
+        if self.device is not None:
+            self._accumulate_device(shadow_ptr, delta, alignment, primal)
+        elif not self.team or primal is not None and not self.shared(primal):
             self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="plain", alignment=alignment))
         elif primal is not None and (partial := self._partial(primal, delta.type, alignment)) is not None:
             self.e.insert(ad.AccumulateOp(partial, delta, mode="plain"))
         else:
             self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="atomic", alignment=alignment))
+
+    def _accumulate_device(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None,
+                           primal: SSAValue | None) -> None:
+        """GPU code: many threads may add at one address.  Plain for this thread's own memory
+        (its stack, its heap blocks), `gpu.owned_add` where the address is indexed by the
+        thread's position (plain for one-dimensional launches), a thread-private partial sum
+        for a fixed address in a loop (added once at the end, `_partial`), `gpu.combined_add`
+        where the address is the same in all threads of the block and nothing in the function
+        reads its adjoint back, an atomic update otherwise (`xenzyme.analysis.gpu_updates`)."""
+        assert self.device is not None
+        if primal is not None and self._private(primal):
+            self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="plain", alignment=alignment))
+            return
+        kind = self.device.kind(primal) if primal is not None and ad.is_float_like(delta.type) else "other"
+        scalar = isinstance(delta.type, Float32Type | Float64Type)
+        if kind == "owned" and scalar:
+            self.e.insert(gpu.OwnedAddOp(shadow_ptr, delta))
+        elif primal is not None and kind != "owned" and (partial := self._partial(primal, delta.type, alignment)) is not None:
+            self.e.insert(ad.AccumulateOp(partial, delta, mode="plain"))
+        elif kind == "uniform" and scalar and primal is not None and not self._written(primal):
+            self.e.insert(gpu.CombinedAddOp(shadow_ptr, delta))
+        else:
+            self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="atomic", alignment=alignment))
+
+    def _written(self, p: SSAValue) -> bool:
+        return self.writes.may_write(underlying_objects(p, self.cfg))
 
     def _partial(self, p: SSAValue, t: Attribute, alignment: int | None) -> SSAValue | None:
         """This thread's partial sum of the adjoints for the shared memory at `p`, added to the
@@ -456,9 +495,14 @@ class GradientBuilder:
         """At the end of the reverse sweep: each partial sum into its shadow (see `_partial`)."""
         for (p, t), (slot, alignment) in self.partials.items():
             total = self.e.insert(xllvm.LoadOp(slot, t))
-            self.e.insert(ad.AccumulateOp(self.shadow(p), total, mode="atomic", alignment=alignment))
+            if self.device is not None and self.device.kind(p) == "uniform" and isinstance(t, Float32Type | Float64Type):
+                self.e.insert(gpu.CombinedAddOp(self.shadow(p), total))  # (nothing writes it: see _partial)
+            else:
+                self.e.insert(ad.AccumulateOp(self.shadow(p), total, mode="atomic", alignment=alignment))
 
     def shared(self, p: SSAValue) -> bool:
+        if self.device is not None:
+            return not self._private(p)
         return self.team and p not in self.owned and not self._private(p)
 
     def _private(self, ptr: SSAValue) -> bool:

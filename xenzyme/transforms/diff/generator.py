@@ -19,6 +19,7 @@ from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import CustomGradient, Hints
 from xenzyme.analysis.types import TBAA, size_align
 from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op
 from xenzyme.transforms.diff.builder import GradientBuilder
@@ -52,6 +53,11 @@ class GradientGenerator:
         self.resolved_copies: dict[tuple[str, tuple[int, ...]], xllvm.FuncOp] = {}
         self.symbols = ModuleSymbols(module)
         self.filename = self.symbols.filename
+        self.device = gpu.is_device_code(module)
+        """GPU code: every thread of a launch runs the derivatives at once."""
+        self.device_varying: dict[str, tuple[set[int], set[int]]] = {}
+        """GPU code: the parameters of each differentiated function that vary between the threads
+        of a block, and across the grid, at some request (all of them when unknown)."""
 
     def gradient(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> str:
         key = (fn.sym_name.data, tuple(acts), ret)

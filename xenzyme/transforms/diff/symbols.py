@@ -9,6 +9,7 @@ from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType,
 from xdsl.ir import Block, Operation
 
 from xenzyme.analysis.types import size_align
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import zero_constant
 
@@ -56,8 +57,12 @@ class ModuleSymbols:
         return name
 
     def shadow_global(self, g: xllvm.GlobalOp, name: str) -> None:
-        """A zero-initialised internal global shaped like `g`, named `name`, beside it (once)."""
+        """A zero-initialised internal global shaped like `g`, named `name`, beside it (once);
+        for a GPU's shared array, a shared array zeroed when each block starts."""
         if any(isinstance(o, xllvm.GlobalOp) and o.sym_name.data == name for o in self.module.ops):
+            return
+        if gpu.is_shared(g):
+            self.module.body.block.insert_op_after(gpu.shared_shadow(self.module, g, name), g)
             return
         t = g.global_type
         sg = xllvm.GlobalOp(t, name, "internal", alignment=g.alignment.value.data if g.alignment else None)
@@ -89,6 +94,10 @@ class ModuleSymbols:
                 continue
             layout = size_align(g.global_type)
             if layout is None or g.constant is not None:
+                continue
+            if gpu.address_space(g) != 0:
+                # GPU memory: shadows of shared arrays are zeroed as each block starts (the gpu
+                # layer); one thread clearing a device global's would race with the others.
                 continue
             ptr = ext.LLVMPointerType()
             addr = xllvm.AddressOfOp(name, ptr)

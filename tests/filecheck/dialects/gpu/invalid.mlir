@@ -39,3 +39,27 @@ llvm.func @k() {
   llvm.return
 }
 // CHECK: Expected 0 results, but got 1
+
+// -----
+
+llvm.func @k(%p: !llvm.ptr, %v: i32) {
+  gpu.combined_add %p, %v : !llvm.ptr, i32
+  llvm.return
+}
+// CHECK: 'gpu.combined_add' adds f32 or f64, not i32
+
+// -----
+
+llvm.func @k(%p: !llvm.ptr, %v: f16) {
+  gpu.owned_add %p, %v : !llvm.ptr, f16
+  llvm.return
+}
+// CHECK: 'gpu.owned_add' adds f32 or f64, not f16
+
+// -----
+
+llvm.func @k(%p: i64, %v: f64) {
+  gpu.owned_add %p, %v : i64, f64
+  llvm.return
+}
+// CHECK: i64 should be of base attribute llvm.ptr

@@ -2,7 +2,8 @@
 // RUN: xenzyme-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
 
 // The gpu layer prints in its custom syntax and survives a round trip through the generic one:
-// ids and sizes with integer results (xDSL's index form too), barriers, kernels, shared memory.
+// ids and sizes with integer results (xDSL's index form too), barriers, kernels, shared memory,
+// the additions of adjoints, copies of dynamic shared memory.
 
 // CHECK: llvm.mlir.global internal @tile(){{.*}}addr_space = 3 : i32{{.*}} : !llvm.array<64 x f64>
 llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<64 x f64> {
@@ -35,9 +36,21 @@ llvm.func @k(%p: !llvm.ptr) attributes {gpu.kernel} {
   // CHECK-NEXT: gpu.barrier {note = "named"}
   gpu.barrier {note = "named"}
   %w = llvm.atomicrmw fadd %p, %v seq_cst : !llvm.ptr, f64
+  // CHECK: gpu.owned_add %{{.*}}, %{{.*}} : !llvm.ptr, f64
+  // CHECK-NEXT: llvm.fptrunc
+  // CHECK-NEXT: gpu.combined_add %{{.*}}, %{{.*}} : !llvm.ptr, f32
+  gpu.owned_add %p, %v : !llvm.ptr, f64
+  %f = llvm.fptrunc %v : f64 to f32
+  gpu.combined_add %p, %f : !llvm.ptr, f32
   llvm.return
 }
+
+// Shadows of dynamic shared memory: a copy after the launch's own.
+// CHECK: llvm.mlir.global external @dyn.shadow() {addr_space = 3 : i32, alignment = 8 : i64, gpu.dynamic_copy = 1 : i32} : !llvm.array<0 x f64>
+llvm.mlir.global external @dyn.shadow() {addr_space = 3 : i32, alignment = 8 : i64, gpu.dynamic_copy = 1 : i32} : !llvm.array<0 x f64>
 
 // GENERIC: "gpu.thread_id"() <{dimension = #gpu<dim x>}> : () -> i32
 // GENERIC: "gpu.grid_dim"() <{dimension = #gpu<dim y>}> : () -> i64
 // GENERIC: "gpu.barrier"() : () -> ()
+// GENERIC: "gpu.owned_add"(%{{.*}}, %{{.*}}) : (!llvm.ptr, f64) -> ()
+// GENERIC: "gpu.combined_add"(%{{.*}}, %{{.*}}) : (!llvm.ptr, f32) -> ()

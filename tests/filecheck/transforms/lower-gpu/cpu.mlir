@@ -1,8 +1,8 @@
 // RUN: xenzyme-opt %s -p 'lower-gpu{target=cpu}' | filecheck %s
 
-// lower-gpu{target=cpu} on a kernel with one barrier: a host function running the blocks, a
-// block function running two phases (before and after the barrier), each a loop nest over the
-// block's threads.  %v, loaded before the barrier and used after it, is kept in a per-thread
+// lower-gpu{target=cpu} on a kernel with one barrier: a host function running the blocks (a
+// team of threads taking blocks in turn), a block function running two phases (before and
+// after the barrier), each a loop nest over the block's threads.  %v, loaded before the barrier and used after it, is kept in a per-thread
 // array; the index %i is recomputed in the second phase; the static shared array and the
 // dynamic one live in one per-block buffer (the dynamic one after 512 static bytes); __nv_sin
 // is libm's sin.
@@ -49,10 +49,21 @@
 // CHECK:      ^{{.*}}(%phase: i32):
 // CHECK-NEXT: llvm.switch %phase : i32, ^{{.*}} [1: ^{{.*}}]
 
-// The host function: grid size, block size, shared bytes, kernel args -> status.
-// CHECK-LABEL: llvm.func @k(%grid_x{{.*}}: i32, %grid_y{{.*}}: i32, %grid_z{{.*}}: i32, %block_x{{.*}}: i32, %block_y{{.*}}: i32, %block_z{{.*}}: i32, %shared_bytes{{.*}}: i64, %x{{.*}}: !llvm.ptr, %y{{.*}}: !llvm.ptr) -> i32
+// The grid function each thread of a team runs: blocks handed out one at a time (a dynamic
+// schedule), a block's status 1 OR-ed into *status.
+// CHECK-LABEL: llvm.func internal @k.grid(
+// CHECK:      par.dispatch_init dynamic
+// CHECK:      par.dispatch_next : i64
 // CHECK:      llvm.call @k.block(
-// CHECK:      llvm.or
+// CHECK:      llvm.atomicrmw or
+// CHECK:      par.dispatch_fini
+
+// The host function: grid size, block size, shared bytes, kernel args -> status; the blocks run
+// by a team of threads (one block: serially).
+// CHECK-LABEL: llvm.func @k(%grid_x{{.*}}: i32, %grid_y{{.*}}: i32, %grid_z{{.*}}: i32, %block_x{{.*}}: i32, %block_y{{.*}}: i32, %block_z{{.*}}: i32, %shared_bytes{{.*}}: i64, %x{{.*}}: !llvm.ptr, %y{{.*}}: !llvm.ptr) -> i32
+// CHECK:      par.parallel @k.grid(%status,
+// CHECK:      par.parallel @k.grid(%status, {{.*}} serial
+// CHECK:      llvm.load %status
 // CHECK:      llvm.func @sin(f64) -> f64
 
 llvm.mlir.global internal @tile() {addr_space = 3 : i32, alignment = 8 : i64} : !llvm.array<64 x f64> {

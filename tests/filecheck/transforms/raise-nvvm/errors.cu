@@ -1,14 +1,14 @@
 // REQUIRES: clang
 // RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=1 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=SHUFFLE
-// RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=2 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=BARRIER
-// RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=3 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=SHARED
-// RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=5 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=FWDSHARED
+// RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=2 -p enzyme 2>&1 | filecheck %s --check-prefix=XCHG
+// RUN: not xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=3 -p enzyme 2>&1 | filecheck %s --check-prefix=OLD
 // RUN: xenzyme-opt %s --clang-arg=-O2 --clang-arg=-g --clang-arg=-DCASE=4 -p raise-enzyme-calls,raise-nvvm 2>&1 | filecheck %s --check-prefix=PASS
 
-// GPU constructs that derivatives cannot go through yet, inside a function a derivative
-// request reaches (directly or through a call): a warp shuffle or shared memory (any mode), a
-// barrier (reverse mode) -- an error naming the function and the line.  Outside differentiated code a shuffle passes through, and forward mode keeps
-// barriers.
+// GPU constructs that derivatives cannot go through, inside a function a derivative request
+// reaches (directly or through a call): a warp shuffle (any mode), an atomic exchange of active
+// memory and the old value of an atomic addition (reverse mode) -- an error naming the function
+// and the line.  Outside differentiated code a shuffle passes through; barriers and shared
+// memory are differentiated in both modes.
 
 extern __device__ void __enzyme_autodiff(void *, ...);
 extern __device__ void __enzyme_fwddiff(void *, ...);
@@ -27,35 +27,18 @@ __global__ void g(float *x, float *dx, float *y, float *dy) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #elif CASE == 2
-// BARRIER: xenzyme-opt: error: {{.*}}errors.cu:33:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: __syncthreads() in reverse mode is not supported yet
-__device__ void f(double *x, double *y) {
-  double v = x[threadIdx.x];
-  __syncthreads();
-  y[threadIdx.x] = v * v;
-}
-__global__ void g(double *x, double *dx, double *y, double *dy) {
+// XCHG: xenzyme-opt: error: {{.*}}:{{[0-9]+}}:{{[0-9]+}}: cannot differentiate @_Z1fPfS_: atomic 'xchg' updates of memory with derivatives are not supported in reverse mode
+// XCHG-NEXT: note: in: {{.*}}llvm.atomicrmw xchg
+__device__ void f(float *x, float *y) { atomicExch(y, x[threadIdx.x]); }
+__global__ void g(float *x, float *dx, float *y, float *dy) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #elif CASE == 3
-// SHARED: xenzyme-opt: error: {{.*}}errors.cu:44:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: __shared__ memory (@_ZZ1fPdS_E1s) in differentiated code is not supported yet
-__device__ void f(double *x, double *y) {
-  __shared__ double s[32];
-  s[threadIdx.x] = x[threadIdx.x];
-  y[threadIdx.x] = s[31 - threadIdx.x] * 2.0;
-}
+// OLD: xenzyme-opt: error: {{.*}}:{{[0-9]+}}:{{[0-9]+}}: cannot differentiate @_Z1fPdS_: the result of 'llvm.atomicrmw' (the value the memory held) carries a derivative, which is not supported yet
+// OLD-NEXT: note: in: {{.*}}llvm.atomicrmw fadd
+__device__ void f(double *x, double *y) { y[threadIdx.x] = atomicAdd(x, 1.0) * 2.0; }
 __global__ void g(double *x, double *dx, double *y, double *dy) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
-}
-#elif CASE == 5
-// FWDSHARED: error: {{.*}}: cannot differentiate @_Z1fPdS_: __shared__ memory (@_ZZ1fPdS_E1s) in differentiated code is not supported yet
-__device__ void f(double *x, double *y) {
-  __shared__ double s[32];
-  s[threadIdx.x] = x[threadIdx.x];
-  __syncthreads();
-  y[threadIdx.x] = s[31 - threadIdx.x] * 2.0;
-}
-__global__ void g(double *x, double *dx, double *y, double *dy) {
-  __enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #else
 // PASS: llvm.call_intrinsic "llvm.nvvm.shfl.sync.down.f32"
@@ -63,6 +46,10 @@ __global__ void g(double *x, double *dx, double *y, double *dy) {
 // PASS: llvm.func {{.*}}@_Z1fPdS_(
 // PASS: gpu.barrier
 // PASS: autodiff.fwddiff @_Z1fPdS_
+// PASS: llvm.func {{.*}}@_Z1hPdS_(
+// PASS: llvm.mlir.addressof @_ZZ1hPdS_E1s
+// PASS: gpu.barrier
+// PASS: autodiff.autodiff @_Z1hPdS_
 extern "C" __global__ void reduce(float *x) { x[threadIdx.x] = warp_sum(x[threadIdx.x]); }
 __device__ void f(double *x, double *y) {
   double v = x[threadIdx.x];
@@ -71,5 +58,14 @@ __device__ void f(double *x, double *y) {
 }
 __global__ void g(double *x, double *dx, double *y, double *dy) {
   __enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);
+}
+__device__ void h(double *x, double *y) {
+  __shared__ double s[32];
+  s[threadIdx.x] = x[threadIdx.x];
+  __syncthreads();
+  y[threadIdx.x] = s[31 - threadIdx.x] * 2.0;
+}
+__global__ void gh(double *x, double *dx, double *y, double *dy) {
+  __enzyme_autodiff((void *)h, enzyme_dup, x, dx, enzyme_dup, y, dy);
 }
 #endif
