@@ -58,13 +58,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.callgraph import reachable
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.transforms.diff.prepare import forward_inserted_values
 from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
@@ -102,33 +102,7 @@ def inline_tape_returns(module: ModuleOp) -> None:
                     inline_call(call, callee)
                     changed = True
                     break
-        _fold_extracts(fn)
-
-
-def _fold_extracts(fn: xllvm.FuncOp) -> None:
-    """`extractvalue (insertvalue ... v at [i]) [i]` -> `v`: the struct an inlined function
-    returned is taken apart again, so that the tape is seen as the allocation it is."""
-    incoming: dict[BlockArgument, list[SSAValue]] = {}
-    for b in fn.body.blocks:
-        if b.last_op is not None:
-            for dest, values in ext.successor_operands(b.last_op):
-                for arg, v in zip(dest.args, values, strict=False):
-                    incoming.setdefault(arg, []).append(v)
-    for op in list(fn.walk()):
-        if not isinstance(op, xllvm.ExtractValueOp):
-            continue
-        pos = tuple(op.position.get_values())
-        agg_value = op.container
-        while isinstance(agg_value, BlockArgument) and len(incoming.get(agg_value, [])) == 1:
-            agg_value = incoming[agg_value][0]  # (the continuation of an inlined call, one return)
-        agg = agg_value.owner
-        while isinstance(agg, xllvm.InsertValueOp):
-            if tuple(agg.position.get_values()) == pos:
-                op.res.replace_all_uses_with(agg.value)
-                op.detach()
-                op.erase()
-                break
-            agg = agg.container.owner
+        forward_inserted_values(fn)  # (the tape taken back out of the struct the call returned)
 
 
 @dataclass(frozen=True)

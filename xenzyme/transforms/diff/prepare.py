@@ -19,7 +19,7 @@ from __future__ import annotations
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import AnyFloat, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i64
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.alias import callee_name, remember_module, rust_allocator_function, rust_allocator_kind
@@ -50,16 +50,25 @@ def prepare(fn: xllvm.FuncOp, module: ModuleOp, globals_: dict[str, Attribute], 
 
 def forward_inserted_values(fn: xllvm.FuncOp) -> None:
     """Replace each `extractvalue` of a pointer that was put into the aggregate by an
-    `insertvalue` at the same position (through inserts at other positions) by the pointer."""
+    `insertvalue` at the same position (through inserts at other positions, and block arguments
+    with one incoming value: an inlined call's return) by the pointer."""
+    incoming: dict[BlockArgument, list[SSAValue]] = {}
+    for b in fn.body.blocks:
+        if b.last_op is not None:
+            for dest, values in ext.successor_operands(b.last_op):
+                for arg, v in zip(dest.args, values, strict=False):
+                    incoming.setdefault(arg, []).append(v)
     for op in list(fn.walk()):
-        if not isinstance(op, xllvm.ExtractValueOp):
+        if not isinstance(op, xllvm.ExtractValueOp) or not isinstance(op.res.type, ext.LLVMPointerType):
             continue
         want = tuple(op.position.get_values())
         agg = op.container
+        while isinstance(agg, BlockArgument) and len(incoming.get(agg, ())) == 1:
+            agg = incoming[agg][0]
         while isinstance(ins := agg.owner, xllvm.InsertValueOp):
             at = tuple(ins.position.get_values())
             if at == want:
-                if isinstance(op.res.type, ext.LLVMPointerType) and ins.value.type == op.res.type:
+                if ins.value.type == op.res.type:
                     op.res.replace_all_uses_with(ins.value)
                     op.detach()
                     op.erase()
@@ -67,6 +76,8 @@ def forward_inserted_values(fn: xllvm.FuncOp) -> None:
             if at[: len(want)] == want or want[: len(at)] == at:
                 break  # (one is inside the other: not the same member)
             agg = ins.container
+            while isinstance(agg, BlockArgument) and len(incoming.get(agg, ())) == 1:
+                agg = incoming[agg][0]
 
 
 def mark_function_like(fn: xllvm.FuncOp, hints: Hints, filename: str | None) -> None:
