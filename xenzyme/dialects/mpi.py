@@ -670,6 +670,32 @@ def _check_elem(t: Attribute) -> None:
         raise VerifyException(f"the element type must be f32 or f64, got {t}")
 
 
+def _print_kind_operands(printer: Printer, op: IRDLOperation, kind: StringAttr, elem: Attribute) -> None:
+    """The syntax `KIND %a, %b, ... attr-dict : elem` shared by the ops that name a variant."""
+    printer.print_string(f" {kind.data} ")
+    printer.print_list(op.operands, printer.print_ssa_value)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(elem)
+
+
+def _parse_kind_operands(
+    parser: Parser, kinds: tuple[str, ...], types: list[Attribute]
+) -> tuple[str, list[SSAValue], dict[str, Attribute], Attribute]:
+    """Parse `KIND %a, %b, ... attr-dict : elem`, one operand per entry of `types`."""
+    kind = parser.parse_optional_keyword_in(kinds)
+    if kind is None:
+        parser.raise_error(f"expected {' or '.join(kinds)}")
+    names = [parser.parse_unresolved_operand()]
+    for _ in types[1:]:
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    elem = _float_elem(parser)
+    return kind, [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)], attrs, elem
+
+
 @irdl_op_definition
 class AccumulateOp(IRDLOperation):
     """`ompi.accumulate %dst, %src, %count : f64`: `dst[k] += src[k]` for `k < count`; with
@@ -752,26 +778,14 @@ class RequestRecordOp(IRDLOperation):
                          properties={"kind": StringAttr(kind), "elem": elem})  # fmt: skip
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        printer.print_list(self.operands, printer.print_ssa_value)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.elem)
+        _print_kind_operands(printer, self, self.kind, self.elem)
 
     @classmethod
     def parse(cls, parser: Parser) -> RequestRecordOp:
-        kind = parser.parse_optional_keyword_in(REQUEST_KINDS)
-        if kind is None:
-            parser.raise_error("expected isend or irecv")
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(6):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        elem = _float_elem(parser)
-        types = [_PTR, _PTR, i32, _PTR, i32, i32, _PTR]
-        op = cls(kind, *[parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)], elem)
+        kind, operands, attrs, elem = _parse_kind_operands(
+            parser, REQUEST_KINDS, [_PTR, _PTR, i32, _PTR, i32, i32, _PTR]
+        )
+        op = cls(kind, *operands, elem)
         op.attributes |= attrs
         return op
 
@@ -851,26 +865,12 @@ class OwnersOp(IRDLOperation):
                          properties={"kind": StringAttr(kind), "elem": elem})  # fmt: skip
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind.data} ")
-        printer.print_list(self.operands, printer.print_ssa_value)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.elem)
+        _print_kind_operands(printer, self, self.kind, self.elem)
 
     @classmethod
     def parse(cls, parser: Parser) -> OwnersOp:
-        kind = parser.parse_optional_keyword_in(EXTREMA)
-        if kind is None:
-            parser.raise_error("expected max or min")
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(3):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        elem = _float_elem(parser)
-        types = [_PTR, i32, _PTR, _PTR]
-        op = cls(kind, *[parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)], elem)
+        kind, operands, attrs, elem = _parse_kind_operands(parser, EXTREMA, [_PTR, i32, _PTR, _PTR])
+        op = cls(kind, *operands, elem)
         op.attributes |= attrs
         return op
 
