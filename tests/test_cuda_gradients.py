@@ -267,6 +267,69 @@ def test_dynamic_shared_memory_limit_counts_the_shadow(m):
     m.get_function("flip_primal")(1, 32, (x, y, 32), shared_mem=40 * 1024)
 
 
+@pytest.mark.parametrize("bs", [32, 64])
+def test_device_global_shadows_zero_at_each_launch(m, bs):
+    """A device function adding into a __device__ global by atomics and reading it after a
+    barrier leaves the adjoint of that read in the global's shadow: each launch of the gradient
+    kernel starts with it at zero, so the second and third launches give what the first does,
+    which is central differences of the primal (the global reset before each launch)."""
+    rng = np.random.default_rng(300 + bs)
+    n = 150
+    x, seed = rng.random(n) - 0.5, rng.random(n)
+    reset, primal, grad = (m.get_function(f"block_total_{k}") for k in ("reset", "primal", "grad"))
+
+    def run(xv):
+        reset(blocks(n, bs), bs, ())
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, n))
+        return y
+
+    ref = fd(run, x, seed)
+    starts = np.arange(0, n, bs)
+    total, back = (np.repeat(np.add.reduceat(v, starts), bs)[:n] for v in (x * x, seed * np.sin(x)))
+    close(ref, seed * np.cos(x) * total + 2 * x * back, rtol=1e-6, atol=1e-8)
+    for _ in range(3):
+        reset(blocks(n, bs), bs, ())
+        dx, y = np.zeros(n), np.zeros(n)
+        grad(blocks(n, bs), bs, (x, dx, y, seed.copy(), n))
+        close(dx, ref)
+        close(y, run(x), rtol=1e-13)
+
+
+def test_device_global_shadows_between_different_gradient_kernels(m):
+    """Two gradient kernels reading a __device__ global's earlier value and writing its next:
+    the adjoint of the value read, left in the global's shadow by one launch, must not reach
+    the reverse of the write in the next launch, of the same kernel or of the other.  Forward
+    mode's tangents of the global likewise start at zero."""
+    rng = np.random.default_rng(400)
+    n, bs = 130, 32
+    x, seed, p0 = rng.random(n), rng.random(n), rng.random(n)
+    set_prev = m.get_function("prev_set")
+
+    def primal(name):
+        def run(xv):
+            set_prev(blocks(n, bs), bs, (p0, n))
+            y = np.zeros(n)
+            m.get_function(f"{name}_primal")(blocks(n, bs), bs, (xv, y, n))
+            return y
+
+        return run
+
+    refs = {name: fd(primal(name), x, seed) for name in ("step_a", "step_b")}
+    close(refs["step_a"], seed * (p0 + np.cos(x)), rtol=1e-6, atol=1e-8)
+    close(refs["step_b"], seed * np.exp(p0), rtol=1e-6, atol=1e-8)
+    for name in ("step_a", "step_a", "step_b", "step_a"):
+        set_prev(blocks(n, bs), bs, (p0, n))
+        dx, y = np.zeros(n), np.zeros(n)
+        m.get_function(f"{name}_grad")(blocks(n, bs), bs, (x, dx, y, seed.copy(), n))
+        close(dx, refs[name])
+    for _ in range(2):
+        set_prev(blocks(n, bs), bs, (p0, n))
+        y, ty = np.zeros(n), np.zeros(n)
+        m.get_function("step_a_fwd")(blocks(n, bs), bs, (x, seed, y, ty, n))
+        close(ty, refs["step_a"])
+
+
 def test_ptx_accepted_by_ptxas(m, tmp_path):
     """Every kernel is an .entry of the PTX, which ptxas assembles; the adjoints of the weights
     are summed across the warp by shuffles before one atomic, the shadows of the shared arrays
@@ -290,6 +353,9 @@ def test_ptx_accepted_by_ptxas(m, tmp_path):
     softmax = next(e for e in entries if e.startswith("block_softmax_grad("))
     assert softmax.count("bar.sync") >= 8, softmax.count("bar.sync")
     assert text.count("_$_shadow[") >= 5  # the shadows of the static shared arrays
+    for k in ("block_total_grad", "step_a_grad", "step_b_grad", "step_a_fwd"):  # ... and of device globals
+        assert f".visible .entry xenzyme_zero_shadows_{k}()" in text, k
+    assert ".global .align 8 .b8 prev_$_shadow[8192]" in text
     r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 

@@ -34,7 +34,9 @@ read where it is used.  A local variable (`alloca`) whose address is used in mor
 phase gets one copy per thread; otherwise one copy serves all threads in turn.
 
 Shared memory is one buffer per block: the kernel's static `__shared__` arrays at fixed offsets,
-then the dynamic (`extern __shared__`) memory, `shared_bytes` long.  Atomics stay atomic.
+then the dynamic (`extern __shared__`) memory, `shared_bytes` long.  Atomics stay atomic.  The
+host function clears the shadows of device globals that a kernel asking for derivatives uses
+before its grid runs (xenzyme/transforms/gpu_globals.py).
 
 Before that, functions that read thread ids, wait at barriers or use shared memory are inlined
 into the kernels that call them (a recursive one is an error), and what is left of them is
@@ -75,6 +77,7 @@ from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
 from xenzyme.transforms.gpu_combine import combine_helper_cpu, flush_helper_cpu, owned_add_helper
+from xenzyme.transforms.gpu_globals import drop_marks, zero_in_host, zeroed_at_launch
 from xenzyme.transforms.gpu_math import call_op, libdevice_to_libm
 from xenzyme.transforms.gpu_shared import shared_arrays
 from xenzyme.transforms.inlining import inline_call
@@ -297,8 +300,9 @@ def shared_layout(module: ModuleOp, kernel: xllvm.FuncOp) -> tuple[dict[str, int
 class KernelLowering:
     """The host and block functions of one kernel (see the module docstring)."""
 
-    def __init__(self, module: ModuleOp, kernel: xllvm.FuncOp):
+    def __init__(self, module: ModuleOp, kernel: xllvm.FuncOp, zeroed: Sequence[xllvm.GlobalOp] = ()):
         self.module = module
+        self.zeroed = list(zeroed)  # shadows of globals cleared as each launch starts
         self.k = kernel
         self.name = kernel.sym_name.data
         self.entry = kernel.body.blocks.first
@@ -730,6 +734,7 @@ class KernelLowering:
         status = b.insert(xllvm.AllocaOp(_const(b, 1, i64), i32, 4)).results[0]
         status.name_hint = "status"
         b.insert(ext.StoreOp(_const(b, 0, i32), status))
+        zero_in_host(b, self.zeroed)
         g = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in entry.args[0:3]]
         n = b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(g[0], g[1])).results[0], g[2])).results[0]
         b.insert(xllvm.CondBrOp(b.insert(ext.ICmpOp(n, _const(b, 1, i64), "ugt")).results[0], many, [], one, []))
@@ -869,9 +874,11 @@ def lower_to_cpu(module: ModuleOp) -> None:
             Builder(InsertPoint.before(op)).insert(call_op(owned_add_helper(module, op.value.type), [op.ptr, op.value], None))
             op.detach()
             op.erase()
+    zeroed = {k.sym_name.data: zeroed_at_launch(module, k) for k in gpu.kernels(module)}
+    drop_marks(module)
     inline_gpu_functions(module)
     for k in gpu.kernels(module):
-        lowering = KernelLowering(module, k)
+        lowering = KernelLowering(module, k, zeroed[k.sym_name.data])
         lowering.prepare()
         host, grid_fn, block_fn = lowering.build()
         for fn in (block_fn, grid_fn, host):
