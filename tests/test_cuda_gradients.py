@@ -10,6 +10,7 @@ The .cu file is compiled once (a module-scoped fixture); each launch is small.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 
@@ -265,6 +266,38 @@ def test_dynamic_shared_memory_limit_counts_the_shadow(m):
     with pytest.raises(xz.XenzymeError, match="shadow copies"):
         m.get_function("flip_grad")(1, 32, (x, dx, y, dy, 32), shared_mem=40 * 1024)
     m.get_function("flip_primal")(1, 32, (x, y, 32), shared_mem=40 * 1024)
+
+
+@contextlib.contextmanager
+def host_threads(n: int):
+    """Launches from this thread run their blocks on a team of `n` libomp threads."""
+    from xenzyme.backend.jit import _libomp
+
+    omp = _libomp()
+    before = omp.omp_get_max_threads()
+    omp.omp_set_num_threads(n)
+    try:
+        yield
+    finally:
+        omp.omp_set_num_threads(before)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_atomics_with_one_and_two_host_threads(m, threads):
+    """A team of one host thread runs every block one after the other, with the kernel's atomic
+    updates made plain (a block function of its own); two run blocks side by side, atomically.
+    Both against central differences: user atomics (a scatter), every adjoint added atomically
+    (weights that may alias the output), the neighbours' adjoints of a stencil, adjoints added
+    in a device global, and caches of loops with run-time trip counts (heap buffers each thread
+    of a block takes from a pool slot of its own, kept from block to block)."""
+    with host_threads(threads):
+        test_scatter_atomics(m, 32)
+        test_weights_every_thread_reads(m, "weighted_alias_grad", "", 64)
+        test_shared_tile_with_halos(m, 16)
+        test_device_global_shadows_zero_at_each_launch(m, 32)
+        for _ in range(2):  # (the second launch reuses what the first left in the slots: none)
+            test_block_reduction_shared_barriers_atomic(m, "f64", 32)
+        test_tiled_matmul_2d_grid(m, (16, 8, 24))
 
 
 @pytest.mark.parametrize("bs", [32, 64])

@@ -23,8 +23,8 @@ with this ABI (xenzyme/transforms/gpu_to_cpu.py has the details):
     i32 @k(i32 grid_x, i32 grid_y, i32 grid_z, i32 block_x, i32 block_y, i32 block_z,
            i64 dynamic_shared_bytes, <the kernel's parameters>)
 
-returning 0, or 1 when a barrier was reached by only some threads of a block.  Blocks run one
-after the other (the parallel layer will run them in parallel), the threads of a block as loops
+returning 0, or 1 when a barrier was reached by only some threads of a block.  Blocks run on a
+team of libomp threads (one alone: atomics plain), the threads of a block as loops
 split into phases at each barrier, values used across a barrier kept per thread or recomputed,
 shared memory one buffer per block, atomics atomic, libdevice math as libm, the shadows of device
 globals cleared before the grid runs (gpu_globals).
