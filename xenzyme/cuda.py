@@ -22,7 +22,9 @@ The source goes through the `enzyme` pipeline (derivative requests `__enzyme_aut
 * `device="cpu"`: `lower-gpu{target=cpu}` and the JIT -- every kernel runs on the CPU, one block
   after the other, each block's threads as loops split at barriers;
 * `device="gpu"`: PTX, a cubin from ptxas (the PTX itself when ptxas is missing), and the CUDA
-  driver through `cuda-bindings` (`pip install xenzyme[cuda]`), imported only then;
+  driver through `cuda-bindings` (`pip install xenzyme[cuda]`), imported only then; a kernel
+  asking for derivatives is preceded by the kernel that zeroes the shadows of the `__device__`
+  globals it uses (xenzyme/transforms/gpu_globals.py; on the CPU the launch itself does);
 * `device="auto"`: the GPU when the driver initialises and sees a device, else the CPU.
 """
 
