@@ -10,6 +10,7 @@ The .cu file is compiled once (a module-scoped fixture); each launch is small.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 
@@ -267,6 +268,101 @@ def test_dynamic_shared_memory_limit_counts_the_shadow(m):
     m.get_function("flip_primal")(1, 32, (x, y, 32), shared_mem=40 * 1024)
 
 
+@contextlib.contextmanager
+def host_threads(n: int):
+    """Launches from this thread run their blocks on a team of `n` libomp threads."""
+    from xenzyme.backend.jit import _libomp
+
+    omp = _libomp()
+    before = omp.omp_get_max_threads()
+    omp.omp_set_num_threads(n)
+    try:
+        yield
+    finally:
+        omp.omp_set_num_threads(before)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_atomics_with_one_and_two_host_threads(m, threads):
+    """A team of one host thread runs every block one after the other, with the kernel's atomic
+    updates made plain (a block function of its own); two run blocks side by side, atomically.
+    Both against central differences: user atomics (a scatter), every adjoint added atomically
+    (weights that may alias the output), the neighbours' adjoints of a stencil, adjoints added
+    in a device global, and caches of loops with run-time trip counts (heap buffers each thread
+    of a block takes from a pool slot of its own, kept from block to block)."""
+    with host_threads(threads):
+        test_scatter_atomics(m, 32)
+        test_weights_every_thread_reads(m, "weighted_alias_grad", "", 64)
+        test_shared_tile_with_halos(m, 16)
+        test_device_global_shadows_zero_at_each_launch(m, 32)
+        for _ in range(2):  # (the second launch reuses what the first left in the slots: none)
+            test_block_reduction_shared_barriers_atomic(m, "f64", 32)
+        test_tiled_matmul_2d_grid(m, (16, 8, 24))
+
+
+@pytest.mark.parametrize("bs", [32, 64])
+def test_device_global_shadows_zero_at_each_launch(m, bs):
+    """A device function adding into a __device__ global by atomics and reading it after a
+    barrier leaves the adjoint of that read in the global's shadow: each launch of the gradient
+    kernel starts with it at zero, so the second and third launches give what the first does,
+    which is central differences of the primal (the global reset before each launch)."""
+    rng = np.random.default_rng(300 + bs)
+    n = 150
+    x, seed = rng.random(n) - 0.5, rng.random(n)
+    reset, primal, grad = (m.get_function(f"block_total_{k}") for k in ("reset", "primal", "grad"))
+
+    def run(xv):
+        reset(blocks(n, bs), bs, ())
+        y = np.zeros(n)
+        primal(blocks(n, bs), bs, (xv, y, n))
+        return y
+
+    ref = fd(run, x, seed)
+    starts = np.arange(0, n, bs)
+    total, back = (np.repeat(np.add.reduceat(v, starts), bs)[:n] for v in (x * x, seed * np.sin(x)))
+    close(ref, seed * np.cos(x) * total + 2 * x * back, rtol=1e-6, atol=1e-8)
+    for _ in range(3):
+        reset(blocks(n, bs), bs, ())
+        dx, y = np.zeros(n), np.zeros(n)
+        grad(blocks(n, bs), bs, (x, dx, y, seed.copy(), n))
+        close(dx, ref)
+        close(y, run(x), rtol=1e-13)
+
+
+def test_device_global_shadows_between_different_gradient_kernels(m):
+    """Two gradient kernels reading a __device__ global's earlier value and writing its next:
+    the adjoint of the value read, left in the global's shadow by one launch, must not reach
+    the reverse of the write in the next launch, of the same kernel or of the other.  Forward
+    mode's tangents of the global likewise start at zero."""
+    rng = np.random.default_rng(400)
+    n, bs = 130, 32
+    x, seed, p0 = rng.random(n), rng.random(n), rng.random(n)
+    set_prev = m.get_function("prev_set")
+
+    def primal(name):
+        def run(xv):
+            set_prev(blocks(n, bs), bs, (p0, n))
+            y = np.zeros(n)
+            m.get_function(f"{name}_primal")(blocks(n, bs), bs, (xv, y, n))
+            return y
+
+        return run
+
+    refs = {name: fd(primal(name), x, seed) for name in ("step_a", "step_b")}
+    close(refs["step_a"], seed * (p0 + np.cos(x)), rtol=1e-6, atol=1e-8)
+    close(refs["step_b"], seed * np.exp(p0), rtol=1e-6, atol=1e-8)
+    for name in ("step_a", "step_a", "step_b", "step_a"):
+        set_prev(blocks(n, bs), bs, (p0, n))
+        dx, y = np.zeros(n), np.zeros(n)
+        m.get_function(f"{name}_grad")(blocks(n, bs), bs, (x, dx, y, seed.copy(), n))
+        close(dx, refs[name])
+    for _ in range(2):
+        set_prev(blocks(n, bs), bs, (p0, n))
+        y, ty = np.zeros(n), np.zeros(n)
+        m.get_function("step_a_fwd")(blocks(n, bs), bs, (x, seed, y, ty, n))
+        close(ty, refs["step_a"])
+
+
 def test_ptx_accepted_by_ptxas(m, tmp_path):
     """Every kernel is an .entry of the PTX, which ptxas assembles; the adjoints of the weights
     are summed across the warp by shuffles before one atomic, the shadows of the shared arrays
@@ -290,6 +386,9 @@ def test_ptx_accepted_by_ptxas(m, tmp_path):
     softmax = next(e for e in entries if e.startswith("block_softmax_grad("))
     assert softmax.count("bar.sync") >= 8, softmax.count("bar.sync")
     assert text.count("_$_shadow[") >= 5  # the shadows of the static shared arrays
+    for k in ("block_total_grad", "step_a_grad", "step_b_grad", "step_a_fwd"):  # ... and of device globals
+        assert f".visible .entry xenzyme_zero_shadows_{k}()" in text, k
+    assert ".global .align 8 .b8 prev_$_shadow[8192]" in text
     r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
 

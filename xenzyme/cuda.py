@@ -22,7 +22,9 @@ The source goes through the `enzyme` pipeline (derivative requests `__enzyme_aut
 * `device="cpu"`: `lower-gpu{target=cpu}` and the JIT -- every kernel runs on the CPU, one block
   after the other, each block's threads as loops split at barriers;
 * `device="gpu"`: PTX, a cubin from ptxas (the PTX itself when ptxas is missing), and the CUDA
-  driver through `cuda-bindings` (`pip install xenzyme[cuda]`), imported only then;
+  driver through `cuda-bindings` (`pip install xenzyme[cuda]`), imported only then; a kernel
+  asking for derivatives is preceded by the kernel that zeroes the shadows of the `__device__`
+  globals it uses (xenzyme/transforms/gpu_globals.py; on the CPU the launch itself does);
 * `device="auto"`: the GPU when the driver initialises and sees a device, else the CPU.
 """
 
@@ -87,10 +89,14 @@ class KernelInfo:
     dynamic_copies: int = 0
     """Copies of the dynamic shared memory beyond the launch's own (shadows of derivatives): a
     launch with `shared_mem` bytes takes `(1 + dynamic_copies) * shared_mem` on the device."""
+    zeroed_bytes: int = 0
+    """Bytes of shadows of device globals each launch clears first (a kernel asking for
+    derivatives): on a GPU by running the kernel `zero_kernel_name(symbol)` before it."""
 
 
 def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
     """The kernels of a module in the gpu layer (after raise-nvvm), as Python launches them."""
+    from xenzyme.transforms.gpu_globals import zeroed_bytes
     from xenzyme.transforms.gpu_shared import shared_arrays
     from xenzyme.transforms.gpu_to_cpu import shared_layout
 
@@ -103,7 +109,8 @@ def kernel_infos(module: ModuleOp) -> list[KernelInfo]:
                 params = (*params[:i], a.data["llvm.byval"], *params[i + 1 :])
         _, static = shared_layout(module, k)
         copies = gpu.dynamic_copies(module, {g.sym_name.data for g in shared_arrays(module, k)})
-        out.append(KernelInfo(k.sym_name.data, source_name(k.sym_name.data), params, static, copies))
+        out.append(KernelInfo(k.sym_name.data, source_name(k.sym_name.data), params, static, copies,
+                              zeroed_bytes(module, k)))  # fmt: skip
     return out
 
 
@@ -369,6 +376,8 @@ class _GPUImage:
             (fn,) = d.check(cu.cuModuleGetFunction(self.module, symbol.encode()), "cuModuleGetFunction")
             self.functions[symbol] = fn
         buffers: dict[int, tuple[np.ndarray, Any]] = {}
+        if info.zeroed_bytes:  # the shadows of device globals, zero as the launch starts
+            self._zero_shadows(info)
         try:
             params = []
             for v in values:
@@ -390,6 +399,20 @@ class _GPUImage:
         finally:
             for _, ptr in buffers.values():
                 cu.cuMemFree(ptr)
+
+    def _zero_shadows(self, info: KernelInfo) -> None:
+        """Run the kernel clearing `info`'s shadows of device globals (a grid-stride loop over
+        their 4-byte words: any grid will do)."""
+        from xenzyme.transforms.gpu_globals import zero_kernel_name
+
+        d, cu = self.driver, self.driver.cu
+        name = zero_kernel_name(info.symbol)
+        fn = self.functions.get(name)
+        if fn is None:
+            (fn,) = d.check(cu.cuModuleGetFunction(self.module, name.encode()), "cuModuleGetFunction")
+            self.functions[name] = fn
+        blocks = min(max(1, -(-info.zeroed_bytes // (4 * 256))), 4096)
+        d.check(cu.cuLaunchKernel(fn, blocks, 1, 1, 256, 1, 1, 0, cu.CUstream(0), 0, 0), "cuLaunchKernel")
 
 
 __all__ = ["CudaModule", "Kernel", "KernelInfo", "gpu_available", "kernel_infos", "load", "source_name"]

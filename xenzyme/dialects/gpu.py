@@ -43,6 +43,13 @@ What the layer consists of:
 * **global memory and atomics**: kernel arguments are generic pointers to device memory;
   `__device__` globals live in address space 1.  Atomics are `llvm.atomicrmw` / `llvm.cmpxchg`
   (atomicAdd on float and double is `atomicrmw fadd`).
+* **shadows of device globals zeroed at launch**: a function with the unit attribute
+  `gpu.zero_shadows_at_launch` (`ZERO_SHADOWS_ATTR`) asks for derivatives that must find the
+  shadows of `__device__` globals at zero, as a C program's derivative call does; its threads
+  cannot clear them (one would race with the others), so every launch of a kernel that reaches
+  such a function starts with the shadows its code uses cleared: on the CPU by the host
+  function before the grid runs, on NVPTX by a kernel of its own that the launcher runs first
+  (`xenzyme/transforms/gpu_globals.py`).
 * **math**: libdevice's functions (`__nv_sin`, `__nv_expf`, ...) are calls to declarations.
   They stay declarations until the backend links libdevice (for PTX) or `lower-gpu` maps them
   to libm (for the CPU); see `xenzyme/transforms/gpu_math.py`.
@@ -85,6 +92,9 @@ DYNAMIC_COPY_ATTR = "gpu.dynamic_copy"
 
 GLOBAL_ADDRESS_SPACE = 1
 """Address space of `__device__` globals."""
+
+ZERO_SHADOWS_ATTR = "gpu.zero_shadows_at_launch"
+"""On a function: its derivatives want the shadows of device globals zero at each launch."""
 
 DIMENSIONS = ("x", "y", "z")
 

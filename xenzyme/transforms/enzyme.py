@@ -161,7 +161,10 @@ class EnzymePass(ModulePass):
             more = ReverseDiff(op, bool(self.mincut)).run(ready_only=True)
             # A gradient differentiated in a later round keeps no cache pools (atomic exchanges of
             # pointers in globals): its caches are plain heap memory, whose shadows follow them.
-            LowerAutodiffPass(self.reuse_caches and not gpu_code and not more).apply(ctx, op)
+            # Kernels keep them only on the CPU, where lower-gpu gives each thread of a block its
+            # own pool slot (on a GPU every thread allocates from the device's heap).
+            pools = self.reuse_caches and not more and (not gpu_code or self.gpu == "cpu")
+            LowerAutodiffPass(pools).apply(ctx, op)
             if more:
                 inline_tape_returns(op)
         ForwardDiffPass().apply(ctx, op)

@@ -71,12 +71,12 @@ def _zero_helper(module: ModuleOp) -> str:
     t = b.insert(xllvm.AddOp(b.insert(xllvm.MulOp(tz, nxy)).results[0],
                              b.insert(xllvm.AddOp(b.insert(xllvm.MulOp(ty, nx)).results[0], tx)).results[0])).results[0]  # fmt: skip
     words = b.insert(xllvm.LShrOp(nbytes, _c(b, 2))).results[0]
-    after_words = _strided_loop(region, b, t, words, n, lambda lb, k: lb.insert(
+    after_words = strided_loop(region, b, t, words, n, lambda lb, k: lb.insert(
         ext.StoreOp(_c(lb, 0, i32), lb.insert(ext.GEPOp(p, [ext.GEP_USE_SSA_VAL], i32, [k])).results[0], alignment=4)))
     b = Builder(InsertPoint.at_end(after_words))
     tail = b.insert(xllvm.ShlOp(words, _c(b, 2))).results[0]
     start = b.insert(xllvm.AddOp(tail, t)).results[0]
-    done = _strided_loop(region, b, start, nbytes, n, lambda lb, k: lb.insert(
+    done = strided_loop(region, b, start, nbytes, n, lambda lb, k: lb.insert(
         ext.StoreOp(_c(lb, 0, i8), lb.insert(ext.GEPOp(p, [ext.GEP_USE_SSA_VAL], i8, [k])).results[0])))
     Builder(InsertPoint.at_end(done)).insert(xllvm.ReturnOp())
     fn = xllvm.FuncOp(ZERO_HELPER, ext.LLVMFunctionType([_PTR, i64], ext.LLVMVoidType()),
@@ -85,7 +85,7 @@ def _zero_helper(module: ModuleOp) -> str:
     return ZERO_HELPER
 
 
-def _strided_loop(region: Region, b: Builder, start: SSAValue, end: SSAValue, step: SSAValue, body) -> Block:
+def strided_loop(region: Region, b: Builder, start: SSAValue, end: SSAValue, step: SSAValue, body) -> Block:
     """for (k = start; k < end; k += step) body(builder, k); the block after the loop."""
     head, loop, done = Block(arg_types=[i64]), Block(), Block()
     for blk in (head, loop, done):
@@ -188,4 +188,4 @@ def _replace_copy_address(op: xllvm.AddressOfOp, base: str, ncopies: int, copy: 
     op.erase()
 
 
-__all__ = ["lower_shared_for_nvvm", "shared_arrays"]
+__all__ = ["lower_shared_for_nvvm", "shared_arrays", "strided_loop"]

@@ -1,19 +1,23 @@
 """The CPU lowering of the gpu layer (`lower-gpu{target=cpu}`): kernels become host functions.
 
-A kernel `@k(params...)` becomes two functions:
+A kernel `@k(params...)` becomes these functions:
 
     i32 @k(i32 grid_x, i32 grid_y, i32 grid_z, i32 block_x, i32 block_y, i32 block_z,
            i64 shared_bytes, params...)
-        runs every block of the grid, one after the other (`for b in 0 .. grid_x*grid_y*grid_z`,
-        x fastest), and returns the OR of the blocks' status: 0, or 1 if in some block a
-        barrier was reached by only some of its threads (CUDA leaves that undefined; here it
-        is detected and reported).  All six dimensions must be at least 1; `shared_bytes` is
-        the launch's dynamic shared memory.
+        runs every block of the grid (`b in 0 .. grid_x*grid_y*grid_z`, x fastest) on a team
+        of libomp threads (`k.grid`, the blocks handed out one at a time), and returns the OR
+        of the blocks' status: 0, or 1 if in some block a barrier was reached by only some of
+        its threads (CUDA leaves that undefined; here it is detected and reported).  All six
+        dimensions must be at least 1; `shared_bytes` is the launch's dynamic shared memory.
     internal i32 @"k.block"(i32 block_id_x, y, z, i32 grid_x, y, z, i32 block_x, y, z,
                             i64 shared_bytes, params...)
-        runs one block.  Blocks share nothing but device memory, so the loop over blocks is the
-        one place that becomes parallel (a parallel loop over `b` with an OR reduction of the
-        status) once the parallel layer exists.
+        runs one block.  Blocks share nothing but device memory.
+    internal i32 @"k.block.alone"(the same)
+        the same for a team of one host thread (one block after the other, nothing beside
+        them), where atomic updates of memory are plain loads and stores: the atomics with
+        which derivatives add adjoints that other blocks may add at the same address (a
+        stencil's neighbours) are most of a gradient's time otherwise, an atomic addition of a
+        float being a compare-and-swap loop on the CPU.  Made only for a block with atomics.
 
 Within a block, the kernel body is split into *phases* at its barriers: a phase starts at the
 kernel's entry or just after a barrier, and runs until the next barrier or a return.  Each
@@ -34,7 +38,9 @@ read where it is used.  A local variable (`alloca`) whose address is used in mor
 phase gets one copy per thread; otherwise one copy serves all threads in turn.
 
 Shared memory is one buffer per block: the kernel's static `__shared__` arrays at fixed offsets,
-then the dynamic (`extern __shared__`) memory, `shared_bytes` long.  Atomics stay atomic.
+then the dynamic (`extern __shared__`) memory, `shared_bytes` long.  Atomics stay atomic.  The
+host function clears the shadows of device globals that a kernel asking for derivatives uses
+before its grid runs (xenzyme/transforms/gpu_globals.py).
 
 Before that, functions that read thread ids, wait at barriers or use shared memory are inlined
 into the kernels that call them (a recursive one is an error), and what is left of them is
@@ -74,9 +80,11 @@ from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
+from xenzyme.rules.emitter import ensure_declaration
 from xenzyme.transforms.gpu_combine import combine_helper_cpu, flush_helper_cpu, owned_add_helper
+from xenzyme.transforms.gpu_globals import drop_marks, zero_in_host, zeroed_at_launch
 from xenzyme.transforms.gpu_math import call_op, libdevice_to_libm
-from xenzyme.transforms.gpu_shared import shared_arrays
+from xenzyme.transforms.gpu_shared import shared_arrays, strided_loop
 from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.reverse_diff import location_of
 
@@ -106,6 +114,11 @@ _RECOMPUTABLE = (
 )  # fmt: skip
 """Ops recomputed in a later phase rather than kept per thread, when their operands are too."""
 _RECOMPUTE_DEPTH = 6
+POOL_PREFIX = "xenzyme.pool."
+"""Globals holding a buffer that a derivative's cache takes when it starts and gives back when it
+returns (lower-autodiff's pool slots): one for all threads would serve one thread of a block and
+make the others allocate afresh in every block, so each thread of a block gets its own slot,
+kept by each host thread from block to block of a launch."""
 _DROPPED = ("llvm.intr.lifetime.start", "llvm.intr.lifetime.end", "llvm.dbg_record")
 
 
@@ -297,8 +310,9 @@ def shared_layout(module: ModuleOp, kernel: xllvm.FuncOp) -> tuple[dict[str, int
 class KernelLowering:
     """The host and block functions of one kernel (see the module docstring)."""
 
-    def __init__(self, module: ModuleOp, kernel: xllvm.FuncOp):
+    def __init__(self, module: ModuleOp, kernel: xllvm.FuncOp, zeroed: Sequence[xllvm.GlobalOp] = ()):
         self.module = module
+        self.zeroed = list(zeroed)  # shadows of globals cleared as each launch starts
         self.k = kernel
         self.name = kernel.sym_name.data
         self.entry = kernel.body.blocks.first
@@ -332,6 +346,9 @@ class KernelLowering:
                 raise _fail(self.module, a, f"@{self.name} allocates stack memory of a size known only at run time, "
                                             "which the CPU lowering does not support", ["use a fixed-size array"])  # fmt: skip
         self.per_thread = {a for a in self.allocas if self._alloca_per_thread(a)}
+        pools = {op.global_name.string_value() for op in self.k.walk() if isinstance(op, xllvm.AddressOfOp)}
+        globals_ = {g.sym_name.data for g in self.module.ops if isinstance(g, xllvm.GlobalOp)}
+        self.pools = {n: k for k, n in enumerate(sorted(n for n in pools & globals_ if n.startswith(POOL_PREFIX)))}
         shared = {g.sym_name.data for g in self.module.ops if gpu.is_shared(g)}
         self.block_local_atomics = {op for op in self.k.walk() if isinstance(op, ext.AtomicRMWOp)
                                     and op.bin_op.data in _PLAIN_RMW and _in_shared(op.operands[0], shared)}  # fmt: skip
@@ -405,18 +422,24 @@ class KernelLowering:
 
     # ---- the block function ------------------------------------------------------------------
 
-    def build(self) -> tuple[xllvm.FuncOp, xllvm.FuncOp, xllvm.FuncOp]:
+    def build(self) -> list[xllvm.FuncOp]:
+        """The block function (and its variant for a team of one, if it has atomics), the grid
+        function and the host function, callees first."""
         params = list(self.k.function_type.inputs.data)
-        entry = Block(arg_types=[i32] * 9 + [i64] + params)
+        extra = [ext.LLVMPointerType()] if self.pools else []  # the block's threads' pool slots
+        entry = Block(arg_types=[i32] * 9 + [i64] + params + extra)
         _name(entry.args[:BLOCK_PARAMS], BLOCK_PARAM_NAMES)
-        _name(entry.args[BLOCK_PARAMS:], [a.name_hint for a in self.entry.args])
+        _name(entry.args[BLOCK_PARAMS : BLOCK_PARAMS + len(params)], [a.name_hint for a in self.entry.args])
         self.kb_entry = entry
         self.region = Region([entry])
         self.block_ids = list(entry.args[0:3])
         self.grid = list(entry.args[3:6])
         self.dims = list(entry.args[6:9])
         self.shared_bytes = entry.args[9]
-        self.params = list(entry.args[BLOCK_PARAMS:])
+        self.params = list(entry.args[BLOCK_PARAMS : BLOCK_PARAMS + len(params)])
+        self.pool_slots = entry.args[-1] if self.pools else None
+        if self.pool_slots is not None:
+            self.pool_slots.name_hint = "pools"
         b = Builder(InsertPoint.at_end(entry))
         wide = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in self.dims]
         n = b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(wide[0], wide[1])).results[0], wide[2])).results[0]
@@ -455,15 +478,16 @@ class KernelLowering:
             b.insert(xllvm.BrOp(phases[0]))
         block_fn = xllvm.FuncOp(
             f"{self.name}.block",
-            ext.LLVMFunctionType([i32] * 9 + [i64] + params, i32),
+            ext.LLVMFunctionType([i32] * 9 + [i64] + params + extra, i32),
             linkage=xllvm.LinkageAttr("internal"),
             body=self.region,
         )
         block_fn.properties["passthrough"] = ArrayAttr([StringAttr("nounwind")])
-        _copy_arg_attrs(self.k, block_fn, BLOCK_PARAMS)
+        _copy_arg_attrs(self.k, block_fn, BLOCK_PARAMS, len(extra))
         self._finish_tracking()
-        host, grid_fn = self._host(block_fn, params)
-        return host, grid_fn, block_fn
+        serial_fn = _serial_variant(block_fn)
+        host, grid_fn = self._host(block_fn, serial_fn, params)
+        return [f for f in (block_fn, serial_fn, grid_fn, host) if f is not None]
 
     def _array(self, b: Builder, t: Attribute, count: SSAValue, name: str | None = None) -> SSAValue:
         sa = size_align(t)
@@ -635,7 +659,7 @@ class KernelLowering:
             code.name_hint = "returned"
             b.insert(xllvm.BrOp(latch, code))
             return
-        if isinstance(op, (*gpu.ID_OPS, xllvm.AllocaOp)) or self._shared_address(op) is not None:
+        if isinstance(op, (*gpu.ID_OPS, xllvm.AllocaOp)) or self._shared_address(op) is not None or self._pool(op):
             self.vmap[op.results[0]] = self._leaf(op, b)
             return
         mapping = {o: self._get(o, b) for o in op.operands}
@@ -677,12 +701,15 @@ class KernelLowering:
             return self.params[v.index]
         op = v.owner
         assert isinstance(op, Operation)
-        if isinstance(op, (*gpu.ID_OPS, xllvm.AllocaOp)) or self._shared_address(op) is not None:
+        if isinstance(op, (*gpu.ID_OPS, xllvm.AllocaOp)) or self._shared_address(op) is not None or self._pool(op):
             return self._leaf(op, b)
         mapping = {o: self._recompute(o, b) for o in op.operands}
         new = op.clone(value_mapper=mapping)
         b.insert(new)
         return new.results[v.index]
+
+    def _pool(self, op: Operation) -> bool:
+        return isinstance(op, xllvm.AddressOfOp) and op.global_name.string_value() in self.pools
 
     def _shared_address(self, op: Operation) -> str | None:
         if isinstance(op, xllvm.AddressOfOp) and (n := op.global_name.string_value()) in self.shared_of:
@@ -708,6 +735,12 @@ class KernelLowering:
             count = _const(b, constant_int(op.size), i64)  # type: ignore[arg-type]
             idx = b.insert(xllvm.MulOp(self.t, count)).results[0]
             return b.insert(ext.GEPOp(base, [ext.GEP_USE_SSA_VAL], op.elem_type, [idx])).results[0]
+        if self._pool(op):
+            assert isinstance(op, xllvm.AddressOfOp) and self.pool_slots is not None
+            k = self.pools[op.global_name.string_value()]
+            idx = b.insert(xllvm.AddOp(b.insert(xllvm.MulOp(self.t, _const(b, len(self.pools), i64))).results[0],
+                                       _const(b, k, i64))).results[0]  # fmt: skip
+            return b.insert(ext.GEPOp(self.pool_slots, [ext.GEP_USE_SSA_VAL], ext.LLVMPointerType(), [idx])).results[0]
         name = self._shared_address(op)
         assert name is not None
         return self.shared_of[name]
@@ -718,9 +751,10 @@ class KernelLowering:
 
     # ---- the host function --------------------------------------------------------------------
 
-    def _host(self, block_fn: xllvm.FuncOp, params: list[Attribute]) -> tuple[xllvm.FuncOp, xllvm.FuncOp]:
+    def _host(self, block_fn: xllvm.FuncOp, serial_fn: xllvm.FuncOp | None,
+              params: list[Attribute]) -> tuple[xllvm.FuncOp, xllvm.FuncOp]:  # fmt: skip
         """The host function, and the function each thread of its team runs (`k.grid`)."""
-        grid_fn = self._grid(block_fn, params)
+        grid_fn = self._grid(block_fn, serial_fn, params)
         entry = Block(arg_types=[i32] * 6 + [i64] + params)
         _name(entry.args[:HOST_PARAMS], HOST_PARAM_NAMES)
         _name(entry.args[HOST_PARAMS:], [a.name_hint for a in self.entry.args])
@@ -730,6 +764,7 @@ class KernelLowering:
         status = b.insert(xllvm.AllocaOp(_const(b, 1, i64), i32, 4)).results[0]
         status.name_hint = "status"
         b.insert(ext.StoreOp(_const(b, 0, i32), status))
+        zero_in_host(b, self.zeroed)
         g = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in entry.args[0:3]]
         n = b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(g[0], g[1])).results[0], g[2])).results[0]
         b.insert(xllvm.CondBrOp(b.insert(ext.ICmpOp(n, _const(b, 1, i64), "ugt")).results[0], many, [], one, []))
@@ -748,10 +783,10 @@ class KernelLowering:
         _copy_arg_attrs(self.k, host, HOST_PARAMS)
         return host, grid_fn
 
-    def _grid(self, block_fn: xllvm.FuncOp, params: list[Attribute]) -> xllvm.FuncOp:
+    def _grid(self, block_fn: xllvm.FuncOp, serial_fn: xllvm.FuncOp | None, params: list[Attribute]) -> xllvm.FuncOp:
         """`k.grid(gtid, btid, status, grid, block, shared, params...)`, run by a team: the
         blocks handed out one at a time (a dynamic schedule); a block's status 1 is OR-ed into
-        `*status`."""
+        `*status`.  A team of one runs `serial_fn` where there is one (nothing runs beside it)."""
         ptr = ext.LLVMPointerType()
         entry = Block(arg_types=[ptr, ptr, ptr, *[i32] * 6, i64, *params])
         _name(entry.args[3 : 3 + HOST_PARAMS], HOST_PARAM_NAMES)
@@ -759,6 +794,19 @@ class KernelLowering:
         next_chunk, chunk, loop, bad, cont, exit_ = (Block(), Block(), Block(arg_types=[i64]), Block(), Block(), Block())
         region = Region([entry, next_chunk, chunk, loop, bad, cont, exit_])
         b = Builder(InsertPoint.at_end(entry))
+        slots = None
+        if self.pools:  # each block thread's pool slots, kept from block to block (freed below)
+            d = [b.insert(xllvm.ZExtOp(v, i64)).results[0] for v in dims]
+            count = b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(b.insert(xllvm.MulOp(d[0], d[1])).results[0], d[2])).results[0],
+                                         _const(b, len(self.pools), i64))).results[0]  # fmt: skip
+            ensure_declaration(self.module, "calloc", ext.LLVMFunctionType([i64, i64], ptr))
+            slots = b.insert(call_op("calloc", [count, _const(b, 8, i64)], ptr)).results[0]
+            slots.name_hint = "pools"
+        alone = None
+        if serial_fn is not None:
+            team = b.insert(par.NumThreadsOp()).results[0]
+            alone = b.insert(ext.ICmpOp(team, _const(b, 1, i32), "eq")).results[0]
+            alone.name_hint = "alone"
         g = [b.insert(xllvm.ZExtOp(d, i64)).results[0] for d in grid]
         gxy = b.insert(xllvm.MulOp(g[0], g[1])).results[0]
         last = b.insert(xllvm.SubOp(b.insert(xllvm.MulOp(gxy, g[2])).results[0], _const(b, 1, i64))).results[0]
@@ -776,7 +824,20 @@ class KernelLowering:
         by = lb_.insert(xllvm.URemOp(lb_.insert(xllvm.UDivOp(idx, g[0])).results[0], g[1])).results[0]
         bz = lb_.insert(xllvm.UDivOp(idx, gxy)).results[0]
         ids = [lb_.insert(xllvm.TruncOp(v, i32)).results[0] for v in (bx, by, bz)]
-        s = lb_.insert(call_op(block_fn.sym_name.data, [*ids, *grid, *dims, shared, *kparams], i32)).results[0]
+        block_args = [*ids, *grid, *dims, shared, *kparams, *([slots] if slots is not None else [])]
+        if serial_fn is not None:
+            assert alone is not None
+            run_serial, run_shared, ran = Block(), Block(), Block(arg_types=[i32])
+            for blk in (run_serial, run_shared, ran):
+                region.insert_block_after(blk, loop)
+            lb_.insert(xllvm.CondBrOp(alone, run_serial, [], run_shared, []))
+            for blk, fn in ((run_serial, serial_fn), (run_shared, block_fn)):
+                rb = Builder(InsertPoint.at_end(blk))
+                rb.insert(xllvm.BrOp(ran, rb.insert(call_op(fn.sym_name.data, block_args, i32)).results[0]))
+            lb_ = Builder(InsertPoint.at_end(ran))
+            s = ran.args[0]
+        else:
+            s = lb_.insert(call_op(block_fn.sym_name.data, block_args, i32)).results[0]
         lb_.insert(xllvm.CondBrOp(lb_.insert(ext.ICmpOp(s, _const(lb_, 0, i32), "ne")).results[0], bad, [], cont, []))
         bb = Builder(InsertPoint.at_end(bad))
         bb.insert(ext.AtomicRMWOp("or", status, _const(bb, 1, i32), "monotonic"))
@@ -786,6 +847,13 @@ class KernelLowering:
         cb.insert(xllvm.CondBrOp(cb.insert(ext.ICmpOp(idx, ub, "ult")).results[0], loop, [nxt], next_chunk, []))
         eb = Builder(InsertPoint.at_end(exit_))
         eb.insert(par.DispatchFiniOp())
+        if slots is not None:  # the buffers the slots hold, and the slots
+            ensure_declaration(self.module, "free", ext.LLVMFunctionType([ptr], ext.LLVMVoidType()))
+            done = strided_loop(region, eb, _const(eb, 0, i64), count, _const(eb, 1, i64), lambda fb, k: fb.insert(
+                call_op("free", [fb.insert(xllvm.LoadOp(fb.insert(ext.GEPOp(slots, [ext.GEP_USE_SSA_VAL], ptr, [k])).results[0],
+                                                         ptr)).results[0]], None)))  # fmt: skip
+            eb = Builder(InsertPoint.at_end(done))
+            eb.insert(call_op("free", [slots], None))
         eb.insert(xllvm.ReturnOp())
         fn = xllvm.FuncOp(f"{self.name}.grid", ext.LLVMFunctionType(list(entry.arg_types), ext.LLVMVoidType()),
                           linkage=xllvm.LinkageAttr("internal"), body=region)  # fmt: skip
@@ -835,6 +903,25 @@ def _plain_rmw(b: Builder, op: ext.AtomicRMWOp, ptr: SSAValue, value: SSAValue) 
     return old
 
 
+def _serial_variant(block_fn: xllvm.FuncOp) -> xllvm.FuncOp | None:
+    """`block_fn` for a team of one host thread, which runs every block of the grid one after
+    the other: its atomic updates of memory plain loads and stores, as nothing runs beside it
+    (the atomics that derivatives add adjoints with are most of a gradient's cost otherwise);
+    None when it has none."""
+    if not any(isinstance(op, ext.AtomicRMWOp) and op.bin_op.data in _PLAIN_RMW for op in block_fn.walk()):
+        return None
+    fn = block_fn.clone()
+    fn.properties["sym_name"] = StringAttr(f"{block_fn.sym_name.data}.alone")
+    for op in list(fn.walk()):
+        if isinstance(op, ext.AtomicRMWOp) and op.bin_op.data in _PLAIN_RMW:
+            b = Builder(InsertPoint.before(op))
+            old = _plain_rmw(b, op, op.operands[0], op.operands[1])
+            op.results[0].replace_all_uses_with(old)
+            op.detach()
+            op.erase()
+    return fn
+
+
 def _address_escapes(p: SSAValue) -> bool:
     """Whether the address `p` (of a local variable) goes anywhere but the loads and stores
     through it and the address arithmetic on it."""
@@ -852,14 +939,15 @@ def _address_escapes(p: SSAValue) -> bool:
     return False
 
 
-def _copy_arg_attrs(src: xllvm.FuncOp, dst: xllvm.FuncOp, skip: int) -> None:
-    """The kernel's parameter attributes (noalias, readonly, ...) on `dst`'s kernel parameters."""
+def _copy_arg_attrs(src: xllvm.FuncOp, dst: xllvm.FuncOp, skip: int, after: int = 0) -> None:
+    """The kernel's parameter attributes (noalias, readonly, ...) on `dst`'s kernel parameters
+    (`skip` parameters before them, `after` after them)."""
     attrs = src.arg_attrs
     if attrs is None:
         return
     keep = ("llvm.noalias", "llvm.readonly", "llvm.writeonly", "llvm.noundef", "llvm.nonnull")
     mine = [DictionaryAttr({k: v for k, v in d.data.items() if k in keep}) for d in attrs.data]  # type: ignore[union-attr]
-    dst.properties["arg_attrs"] = ArrayAttr([DictionaryAttr({})] * skip + mine)
+    dst.properties["arg_attrs"] = ArrayAttr([DictionaryAttr({})] * skip + mine + [DictionaryAttr({})] * after)
 
 
 def lower_to_cpu(module: ModuleOp) -> None:
@@ -869,12 +957,13 @@ def lower_to_cpu(module: ModuleOp) -> None:
             Builder(InsertPoint.before(op)).insert(call_op(owned_add_helper(module, op.value.type), [op.ptr, op.value], None))
             op.detach()
             op.erase()
+    zeroed = {k.sym_name.data: zeroed_at_launch(module, k) for k in gpu.kernels(module)}
+    drop_marks(module)
     inline_gpu_functions(module)
     for k in gpu.kernels(module):
-        lowering = KernelLowering(module, k)
+        lowering = KernelLowering(module, k, zeroed[k.sym_name.data])
         lowering.prepare()
-        host, grid_fn, block_fn = lowering.build()
-        for fn in (block_fn, grid_fn, host):
+        for fn in lowering.build():
             module.body.block.insert_op_before(fn, k)
         k.detach()
         k.erase(safe_erase=False)

@@ -6,6 +6,8 @@
     gpu.block_id / block_dim / grid_dim       ... "ctaid" / "ntid" / "nctaid"
     gpu.barrier                    llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(0)
     llvm.func @k attributes {gpu.kernel}      llvm.func ptx_kernel @k
+    shadows of device globals      cleared by a kernel of their own, `xenzyme_zero_shadows_<k>`,
+                                   which the launcher runs before `k` (gpu_globals)
     zeroed shared arrays, copies   cleared by the block when a kernel starts; copies of dynamic
     of dynamic shared memory       shared memory at offsets in it (gpu_shared.lower_shared_for_nvvm)
     gpu.owned_add, combined_add    plain or atomic; warp shuffles before one atomic (gpu_combine)
@@ -21,10 +23,11 @@ with this ABI (xenzyme/transforms/gpu_to_cpu.py has the details):
     i32 @k(i32 grid_x, i32 grid_y, i32 grid_z, i32 block_x, i32 block_y, i32 block_z,
            i64 dynamic_shared_bytes, <the kernel's parameters>)
 
-returning 0, or 1 when a barrier was reached by only some threads of a block.  Blocks run one
-after the other (the parallel layer will run them in parallel), the threads of a block as loops
+returning 0, or 1 when a barrier was reached by only some threads of a block.  Blocks run on a
+team of libomp threads (one alone: atomics plain), the threads of a block as loops
 split into phases at each barrier, values used across a barrier kept per thread or recomputed,
-shared memory one buffer per block, atomics atomic, libdevice math as libm.
+shared memory one buffer per block, atomics atomic, libdevice math as libm, the shadows of device
+globals cleared before the grid runs (gpu_globals).
 
 Both serve every kernel, primal or derivative, and need `raise-nvvm` to have run.
 """
@@ -43,6 +46,7 @@ from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import gpu
 from xenzyme.transforms.gpu_heap import device_heap
 from xenzyme.transforms.gpu_combine import lower_adds_for_nvvm
+from xenzyme.transforms.gpu_globals import add_zero_kernels, drop_marks
 from xenzyme.transforms.gpu_math import math_to_libdevice
 from xenzyme.transforms.gpu_shared import lower_shared_for_nvvm
 
@@ -70,6 +74,8 @@ def _intrinsic(name: str, args: list, result) -> xllvm.CallIntrinsicOp:
 def lower_to_nvvm(module: ModuleOp) -> None:
     module.attributes.setdefault("llvm.target_triple", StringAttr(NVPTX_TRIPLE))
     module.attributes.setdefault("llvm.data_layout", StringAttr(NVPTX_DATA_LAYOUT))
+    add_zero_kernels(module)
+    drop_marks(module)
     lower_shared_for_nvvm(module)
     lower_adds_for_nvvm(module)
     for op in list(module.walk()):

@@ -207,3 +207,62 @@ extern "C" __global__ void matmul_grad(const double *A, double *dA, const double
   __enzyme_autodiff((void *)matmul, enzyme_dup, A, dA, enzyme_dup, B, dB, enzyme_dup, C, dC, enzyme_const, n,
                     enzyme_const, k, enzyme_const, m);
 }
+
+// ---- __device__ globals: their shadows are zero as each gradient launch starts ----------------
+
+#define NBLOCKS 64
+__device__ double block_total[NBLOCKS];  // one per block, summed by its threads' atomics
+__device__ double prev[1024];            // each element's value from the previous step
+
+// y[i] = sin(x[i]) * (sum over the block of x^2): the sum goes through a device global, read
+// after a barrier.  The adjoint of that read stays in the global's shadow after the reverse
+// (an atomic addition passes it on): a second launch must not find it there.
+__device__ void block_total_fn(const double *x, double *y, int n) {
+  int i = INDEX;
+  if (i < n) atomicAdd(&block_total[blockIdx.x], x[i] * x[i]);
+  __syncthreads();
+  if (i < n) y[i] = sin(x[i]) * block_total[blockIdx.x];
+}
+extern "C" __global__ void block_total_reset() {
+  if (threadIdx.x == 0) block_total[blockIdx.x] = 0.0;
+}
+extern "C" __global__ void block_total_primal(const double *x, double *y, int n) { block_total_fn(x, y, n); }
+extern "C" __global__ void block_total_grad(const double *x, double *dx, double *y, double *dy, int n) {
+  __enzyme_autodiff((void *)block_total_fn, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);
+}
+
+// Two steps reading the previous value and writing the new one: the adjoint of the value read
+// is left in prev's shadow (nothing earlier wrote it), where the next launch's reverse of the
+// write would take it.
+__device__ void step_a(const double *x, double *y, int i) {
+  y[i] = prev[i] * x[i] + sin(x[i]);
+  prev[i] = x[i] * x[i];
+}
+__device__ void step_b(const double *x, double *y, int i) {
+  y[i] = exp(prev[i]) * x[i];
+  prev[i] = cos(x[i]);
+}
+extern "C" __global__ void prev_set(const double *p, int n) {
+  int i = INDEX;
+  if (i < n) prev[i] = p[i];
+}
+extern "C" __global__ void step_a_primal(const double *x, double *y, int n) {
+  int i = INDEX;
+  if (i < n) step_a(x, y, i);
+}
+extern "C" __global__ void step_b_primal(const double *x, double *y, int n) {
+  int i = INDEX;
+  if (i < n) step_b(x, y, i);
+}
+extern "C" __global__ void step_a_grad(const double *x, double *dx, double *y, double *dy, int n) {
+  int i = INDEX;
+  if (i < n) __enzyme_autodiff((void *)step_a, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, i);
+}
+extern "C" __global__ void step_b_grad(const double *x, double *dx, double *y, double *dy, int n) {
+  int i = INDEX;
+  if (i < n) __enzyme_autodiff((void *)step_b, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, i);
+}
+extern "C" __global__ void step_a_fwd(const double *x, const double *tx, double *y, double *ty, int n) {
+  int i = INDEX;
+  if (i < n) __enzyme_fwddiff((void *)step_a, enzyme_dup, x, tx, enzyme_dup, y, ty, enzyme_const, i);
+}

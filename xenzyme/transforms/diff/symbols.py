@@ -5,7 +5,7 @@ messages)."""
 from __future__ import annotations
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i8, i64
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, UnitAttr, i8, i64
 from xdsl.ir import Block, Operation
 
 from xenzyme.analysis.types import size_align
@@ -65,7 +65,8 @@ class ModuleSymbols:
             self.module.body.block.insert_op_after(gpu.shared_shadow(self.module, g, name), g)
             return
         t = g.global_type
-        sg = xllvm.GlobalOp(t, name, "internal", alignment=g.alignment.value.data if g.alignment else None)
+        sg = xllvm.GlobalOp(t, name, "internal", alignment=g.alignment.value.data if g.alignment else None,
+                            addr_space=gpu.address_space(g))  # fmt: skip
         if isinstance(t, AnyFloat):
             sg.properties["value"] = FloatAttr(0.0, t)
         elif isinstance(t, IntegerType):
@@ -80,24 +81,21 @@ class ModuleSymbols:
         for: before the call of a top-level gradient or tangent function, the shadows of the
         globals (reverse mode's and forward mode's) are cleared, so that what an earlier call
         left there (adjoints of a global read and never written, tangents of one written)
-        cannot leak into this one."""
+        cannot leak into this one.  In GPU code every thread asks, and one thread clearing
+        them would race with the others: the function asking is marked instead, and each
+        launch of a kernel reaching it starts with them cleared (`gpu.ZERO_SHADOWS_ATTR`)."""
+        if gpu.is_device_code(self.module):
+            fn = before.parent_op()
+            while fn is not None and not isinstance(fn, xllvm.FuncOp):
+                fn = fn.parent_op()
+            assert fn is not None
+            fn.attributes[gpu.ZERO_SHADOWS_ATTR] = UnitAttr()
+            return
         block = before.parent_block()
         assert block is not None
-        globals_ = self.globals()
-        for name, g in globals_.items():
-            # (reverse mode's `NAME.shadow`, forward mode's `NAME.tangent`, and their vector lanes)
-            suffix = next((s for s in (".shadow", ".tangent") if s in name), None)
-            if suffix is None:
-                continue
-            base, lane = name.rsplit(suffix, 1)
-            if base not in globals_ or lane not in ("", *map(str, range(1, 64))):
-                continue
+        for name, g in global_shadows(self.module).items():
             layout = size_align(g.global_type)
-            if layout is None or g.constant is not None:
-                continue
-            if gpu.address_space(g) != 0:
-                # GPU memory: shadows of shared arrays are zeroed as each block starts (the gpu
-                # layer); one thread clearing a device global's would race with the others.
+            if layout is None or gpu.address_space(g) != 0:
                 continue
             ptr = ext.LLVMPointerType()
             addr = xllvm.AddressOfOp(name, ptr)
@@ -116,3 +114,21 @@ class ModuleSymbols:
         g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private", constant=True, value=StringAttr(data))
         self.module.body.block.add_op(g)
         return name, len(data)
+
+
+def global_shadows(module: ModuleOp) -> dict[str, xllvm.GlobalOp]:
+    """The shadows of globals that derivatives clear (reverse mode's `NAME.shadow`, forward
+    mode's `NAME.tangent`, and their vector lanes), by name: mutable and not in shared memory (whose shadows are zero as each block starts)."""
+    globals_ = {op.sym_name.data: op for op in module.ops if isinstance(op, xllvm.GlobalOp)}
+    out = {}
+    for name, g in globals_.items():
+        suffix = next((s for s in (".shadow", ".tangent") if s in name), None)
+        if suffix is None:
+            continue
+        base, lane = name.rsplit(suffix, 1)
+        if base not in globals_ or lane not in ("", *map(str, range(1, 64))):
+            continue
+        if g.constant is not None or gpu.is_shared(g):
+            continue
+        out[name] = g
+    return out
