@@ -65,6 +65,7 @@ from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.transforms.diff.prepare import forward_inserted_values
+from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
@@ -140,7 +141,8 @@ class EnzymePass(ModulePass):
 
     def differentiate(self, ctx: Context, op: ModuleOp) -> None:
         """The pipeline up to the derivatives, lowered but for the gpu layer."""
-        LowerStructuredPass().apply(ctx, op)  # func/arith/scf/memref input: to llvm first
+        differentiate_requests(op)  # func/arith/scf/memref input: differentiated there where it can be,
+        LowerStructuredPass().apply(ctx, op)  # then lowered to llvm
         strip_optnone(op)
         keep_hinted_calls(op)
         keep_outlined_regions(op)

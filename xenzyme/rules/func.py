@@ -1,0 +1,57 @@
+"""Derivatives of the `func` dialect at the structured level.
+
+A `func.call` of a function of the module calls that function's derivative in the reverse
+sweep (built the same way, recursively):
+
+    %y = func.call @g(%x, %a) : (f64, memref<3xf64>) -> f64
+      ==>  (reverse)
+    %dx = func.call @diffe_g(%x, %a, %da, <adjoint of %y>) : (f64, memref<3xf64>, memref<3xf64>, f64) -> f64
+
+`func.return` is the sweep's: where the reverse starts, from the return's seed.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation
+
+from xenzyme.rules.context import OpRule
+from xenzyme.rules.structured import StructuredReverseContext as Ctx
+from xenzyme.rules.structured import reverse_zero
+
+
+def _call(ctx: Ctx, op: Operation) -> None:
+    assert isinstance(op, func.CallOp)
+    if len(op.results) > 1:
+        ctx.fail(op, "calls a function returning more than one value, which the structured reverse mode does not "
+                 "support yet")  # fmt: skip
+    acts = ["active" if ctx.active(a) else "dup" if isinstance(a.type, MemRefType) and ctx.shadowed(a) else "const"
+            for a in op.arguments]  # fmt: skip
+    ret_active = bool(op.results) and ctx.active(op.results[0])
+    if not ret_active and not any(a == "dup" for a in acts):
+        return  # nothing flows back through it
+    name = ctx.derivative(op, op.callee.string_value(), acts, "active" if ret_active else "const")
+    args = []
+    for a, act in zip(op.arguments, acts, strict=True):
+        args.append(ctx.get(a))
+        if act == "dup":
+            args.append(ctx.shadow(a))
+    if ret_active:
+        args.append(reverse_zero(ctx, op.results[0]))
+    outs = [a for a, act in zip(op.arguments, acts, strict=True) if act == "active"]
+    call = func.CallOp(name, args, [a.type for a in outs])
+    ctx.e.emit(call)
+    for a, r in zip(outs, call.results, strict=True):
+        ctx.accumulate(a, r)
+
+
+def rule_for(op: Operation) -> OpRule | None:
+    if isinstance(op, func.CallOp):
+        return OpRule(reverse=_call)  # type: ignore[arg-type]
+    if isinstance(op, func.ReturnOp):
+        return OpRule()
+    return None
+
+
+__all__ = ["rule_for"]

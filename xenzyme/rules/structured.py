@@ -1,0 +1,230 @@
+"""What the rules of the structured dialects (arith, math, memref, scf, func) build with, and ask.
+
+At the structured level a derivative is written in the same dialects as the program: adjoints
+are SSA values, an `scf.for` is reversed as an `scf.for`, shadows and caches are memrefs.  The
+rules build through `StructuredEmitter` (arith/math/memref/scf ops at the current point) and talk
+to the structured sweep (xenzyme/transforms/diff/structured.py) through `StructuredReverseContext`,
+which adds to `ReverseContext`'s vocabulary what region ops need: the adjoints an op's regions
+update (`free_adjoints`), scopes for the reversed regions (`region`), and derivatives of called
+functions (`derivative`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import NoReturn, Protocol
+
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, i1
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+index = IndexType()
+
+
+class StructuredEmitter:
+    """Builds arith/math/memref/scf ops, each inserted at `point` (which stays after them)."""
+
+    def __init__(self, point: InsertPoint):
+        self.point = point
+
+    def emit(self, op: Operation) -> Operation:
+        Rewriter.insert_op(op, self.point)
+        return op
+
+    def value(self, op: Operation) -> SSAValue:
+        return self.emit(op).results[0]
+
+    @staticmethod
+    def at_end(block: Block) -> StructuredEmitter:
+        return StructuredEmitter(InsertPoint.at_end(block))
+
+    @staticmethod
+    def after(op: Operation) -> StructuredEmitter:
+        nxt = op.next_op
+        return StructuredEmitter(InsertPoint.before(nxt) if nxt is not None else InsertPoint.at_end(op.parent_block()))  # type: ignore[arg-type]
+
+    # ---- constants and float arithmetic ---------------------------------------------------
+
+    def const(self, v: float | int, t: Attribute) -> SSAValue:
+        if isinstance(t, AnyFloat):
+            return self.value(arith.ConstantOp(FloatAttr(float(v), t)))
+        assert isinstance(t, IndexType | IntegerType)
+        return self.value(arith.ConstantOp(IntegerAttr(int(v), t)))
+
+    def zero(self, t: Attribute) -> SSAValue:
+        return self.const(0, t)
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.AddfOp(a, b))
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.SubfOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.MulfOp(a, b))
+
+    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.DivfOp(a, b))
+
+    def neg(self, a: SSAValue) -> SSAValue:
+        return self.value(arith.NegfOp(a))
+
+    def scale(self, a: SSAValue, c: float) -> SSAValue:
+        return self.mul(a, self.const(c, a.type))
+
+    def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.SelectOp(c, a, b))
+
+    def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.CmpfOp(a, b, predicate))
+
+    def unary(self, cls: type[Operation], a: SSAValue) -> SSAValue:
+        return self.value(cls(a))  # type: ignore[call-arg]
+
+    def binary(self, cls: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(cls(a, b))  # type: ignore[call-arg]
+
+    # ---- index arithmetic -------------------------------------------------------------------
+
+    def addi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.AddiOp(a, b))
+
+    def subi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.SubiOp(a, b))
+
+    def muli(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.MuliOp(a, b))
+
+    def divsi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.value(arith.DivSIOp(a, b))
+
+    def trip_count(self, lb: SSAValue, ub: SSAValue, step: SSAValue) -> SSAValue:
+        """Iterations of `scf.for lb to ub step step` (0 when ub <= lb), folded when constant."""
+        cs = [constant_int(v) for v in (lb, ub, step)]
+        if None not in cs:
+            return self.const(max(0, -(-(cs[1] - cs[0]) // cs[2])), index)  # type: ignore[operator]
+        span = ub if cs[0] == 0 else self.subi(ub, lb)
+        if cs[2] != 1:
+            span = self.divsi(self.addi(span, self.subi(step, self.const(1, index))), step)
+        return self.value(arith.MaxSIOp(span, self.const(0, index)))
+
+    # ---- memory -------------------------------------------------------------------------------
+
+    def load(self, m: SSAValue, idx: Sequence[SSAValue]) -> SSAValue:
+        return self.value(memref.LoadOp.get(m, idx))
+
+    def store(self, v: SSAValue, m: SSAValue, idx: Sequence[SSAValue]) -> None:
+        self.emit(memref.StoreOp.get(v, m, idx))
+
+    def add_into(self, m: SSAValue, idx: Sequence[SSAValue], d: SSAValue) -> None:
+        """m[idx] += d."""
+        self.store(self.add(self.load(m, idx), d), m, idx)
+
+    def alloc(self, t: MemRefType, sizes: Sequence[SSAValue] = ()) -> SSAValue:
+        return self.value(memref.AllocOp(list(sizes), [], t))
+
+    def dealloc(self, m: SSAValue) -> None:
+        self.emit(memref.DeallocOp.get(m))
+
+    def fill(self, m: SSAValue, v: SSAValue) -> None:
+        """Every element of memref `m` set to `v` (a loop nest, one `scf.for` per dimension)."""
+        t = m.type
+        assert isinstance(t, MemRefType)
+        ivs: list[SSAValue] = []
+        e: StructuredEmitter = self
+        for d, n in enumerate(t.get_shape()):
+            ub = e.const(n, index) if n >= 0 else e.value(memref.DimOp.from_source_and_index(m, e.const(d, index)))
+            body = Block(arg_types=[index])
+            body.add_op(scf.YieldOp())
+            e.emit(scf.ForOp(e.const(0, index), ub, e.const(1, index), [], body))
+            ivs.append(body.args[0])
+            e = StructuredEmitter(InsertPoint.before(body.last_op))  # type: ignore[arg-type]
+        e.store(v, m, ivs)
+
+
+def constant_int(v: SSAValue) -> int | None:
+    """The value of an integer or index `arith.constant`, else None."""
+    if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
+        return v.owner.value.value.data
+    return None
+
+
+def is_float(v: SSAValue) -> bool:
+    return isinstance(v.type, AnyFloat)
+
+
+class StructuredReverseContext(Protocol):
+    """The reverse sweep of a structured function, at an op's place in it."""
+
+    e: StructuredEmitter
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn: ...
+
+    def active(self, v: SSAValue) -> bool:
+        """Whether `v` is a float that carries a derivative."""
+        ...
+
+    def shadowed(self, m: SSAValue) -> bool:
+        """Whether memref `m` has a shadow."""
+        ...
+
+    def get(self, v: SSAValue) -> SSAValue:
+        """Primal `v`, usable here (as computed in the forward sweep, recomputed, or cached)."""
+        ...
+
+    def shadow(self, m: SSAValue) -> SSAValue:
+        """The shadow of memref `m`."""
+        ...
+
+    def adjoint(self, v: SSAValue) -> SSAValue | None:
+        """Take the adjoint accumulated for `v` (None if nothing was)."""
+        ...
+
+    def current_adjoint(self, v: SSAValue) -> SSAValue:
+        """The adjoint of `v` so far, left in place (a zero when nothing was accumulated)."""
+        ...
+
+    def set_adjoint(self, v: SSAValue, a: SSAValue) -> None:
+        """Make `a` the adjoint of `v` (a region's argument or result carrying it)."""
+        ...
+
+    def accumulate(self, v: SSAValue, d: SSAValue) -> None:
+        """Add `d` to the adjoint of `v` (ignored when `v` is inactive)."""
+        ...
+
+    def free_adjoints(self, op: Operation) -> list[SSAValue]:
+        """The active values defined outside `op` and used inside its regions: their adjoints
+        are what the reverse of `op` carries in and out."""
+        ...
+
+    def region(self, primal: Block | None, block: Block,
+               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None) -> AbstractContextManager[None]:
+        """Reverse into `block` the ops of `primal` (the body of an scf.for when `loop` gives
+        its (lb, step, trip count) and `block`'s first argument counts up, or a branch)."""
+        ...
+
+    def reverse_ops(self, primal: Block) -> None:
+        """Reverse the ops of `primal`, last first (its terminator aside)."""
+        ...
+
+    def derivative(self, op: Operation, callee: str, activity: Sequence[str], ret: str) -> str:
+        """The name of the derivative function of `callee` (its arguments, a shadow after each
+        `dup` one, the return's adjoint when `ret` is active; its results the adjoints of the
+        `active` arguments)."""
+        ...
+
+
+def reverse_zero(ctx: StructuredReverseContext, v: SSAValue) -> SSAValue:
+    """The adjoint of `v` taken, a zero when there is none."""
+    a = ctx.adjoint(v)
+    return a if a is not None else ctx.e.zero(v.type)
+
+
+def walk_values(op: Operation) -> Iterator[SSAValue]:
+    for o in op.walk():
+        yield from o.operands
+
+
+__all__ = ["StructuredEmitter", "StructuredReverseContext", "constant_int", "i1", "index", "is_float", "reverse_zero"]
