@@ -135,7 +135,7 @@ class StructuredEmitter:
         ivs: list[SSAValue] = []
         e: StructuredEmitter = self
         for d, n in enumerate(t.get_shape()):
-            ub = e.const(n, index) if n >= 0 else e.value(memref.DimOp.from_source_and_index(m, e.const(d, index)))
+            ub = e.const(n, index) if n >= 0 else e.value(memref.DimOp(m, e.const(d, index)))
             body = Block(arg_types=[index])
             body.add_op(scf.YieldOp())
             e.emit(scf.ForOp(e.const(0, index), ub, e.const(1, index), [], body))
