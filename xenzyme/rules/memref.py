@@ -30,7 +30,7 @@ def _store(ctx: Ctx, op: Operation) -> None:
     assert isinstance(op, memref.StoreOp)
     if not ctx.shadowed(op.memref):
         if ctx.active(op.value):
-            ctx.fail(op, "stores a value that carries a derivative into a memref without a shadow",
+            ctx.reject(op, "stores a value that carries a derivative into a memref without a shadow",
                      ["pass that memref 'dup' (with a shadow array), or allocate it in the function"])  # fmt: skip
         return
     sh, idx = ctx.shadow(op.memref), [ctx.get(i) for i in op.indices]
@@ -49,6 +49,8 @@ def _alloc_augment(ctx: Any, op: Operation) -> None:
         ctx.fail(op, "allocates inside a loop, which the structured reverse mode does not support yet",
                  ["allocate the buffer once, before the loop"])  # fmt: skip
     shadow = ctx.e.alloc(t, [ctx.fwd(s) for s in op.dynamic_sizes])
+    if op.memref.name_hint:
+        shadow.name_hint = f"d{op.memref.name_hint}"
     ctx.e.fill(shadow, ctx.e.zero(t.element_type))
     ctx.set_shadow(op.memref, shadow)
 

@@ -103,8 +103,8 @@ class StructuredEmitter:
     def trip_count(self, lb: SSAValue, ub: SSAValue, step: SSAValue) -> SSAValue:
         """Iterations of `scf.for lb to ub step step` (0 when ub <= lb), folded when constant."""
         cs = [constant_int(v) for v in (lb, ub, step)]
-        if None not in cs:
-            return self.const(max(0, -(-(cs[1] - cs[0]) // cs[2])), index)  # type: ignore[operator]
+        if (n := static_trip_count(lb, ub, step)) is not None:
+            return self.const(n, index)
         span = ub if cs[0] == 0 else self.subi(ub, lb)
         if cs[2] != 1:
             span = self.divsi(self.addi(span, self.subi(step, self.const(1, index))), step)
@@ -144,6 +144,14 @@ class StructuredEmitter:
         e.store(v, m, ivs)
 
 
+def static_trip_count(lb: SSAValue, ub: SSAValue, step: SSAValue) -> int | None:
+    """The iterations of `scf.for lb to ub step step` when its bounds are constants."""
+    cs = [constant_int(v) for v in (lb, ub, step)]
+    if cs[0] is None or cs[1] is None or cs[2] is None or cs[2] <= 0:
+        return None
+    return max(0, -(-(cs[1] - cs[0]) // cs[2]))
+
+
 def constant_int(v: SSAValue) -> int | None:
     """The value of an integer or index `arith.constant`, else None."""
     if isinstance(v.owner, arith.ConstantOp) and isinstance(v.owner.value, IntegerAttr):
@@ -160,7 +168,14 @@ class StructuredReverseContext(Protocol):
 
     e: StructuredEmitter
 
-    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn: ...
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        """Stop: the structured level does not take `op` here (the module is then lowered to
+        llvm and differentiated there)."""
+        ...
+
+    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        """Stop with an error in the program or the request itself (no level would take it)."""
+        ...
 
     def active(self, v: SSAValue) -> bool:
         """Whether `v` is a float that carries a derivative."""

@@ -40,7 +40,7 @@ from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_ef
 from xenzyme.analysis.structured_activity import varied_values
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import rule_for
-from xenzyme.rules.structured import StructuredEmitter, constant_int, index, reverse_zero
+from xenzyme.rules.structured import StructuredEmitter, constant_int, index, reverse_zero, static_trip_count
 from xenzyme.transforms.diff.errors import location_of
 
 
@@ -96,7 +96,8 @@ class StructuredGenerator:
             out, k = f"diffe_{name}_{k}", k + 1
         self.taken.add(out)
         self.names[key] = out
-        self.built.append(_Builder(self, fn, list(activity), ret, out).build())
+        at_ = len(self.built)
+        self.built.insert(at_, _Builder(self, fn, list(activity), ret, out).build())  # (before its callees')
         return out
 
     def commit(self) -> None:
@@ -220,6 +221,10 @@ class _Builder:
 
     def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
         _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
+
+    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        raise XenzymeError(f"'{op.name}' {message} (differentiating @{self.fn.sym_name.data})", location_of(op),
+                           list(notes))  # fmt: skip
 
     def active(self, v: SSAValue) -> bool:
         return v in self.varied
@@ -376,11 +381,11 @@ class _Builder:
                 if _inside(bound, outermost):
                     _unsupported(loop, "has bounds that change inside an enclosing loop: the structured reverse "
                                  "mode sizes its caches by trip counts known before the outermost loop starts")  # fmt: skip
-            n = fe.trip_count(self.fwd_map[loop.lb], self.fwd_map[loop.ub], self.fwd_map[loop.step])
-            c = constant_int(n)
+            bounds = (self.fwd_map[loop.lb], self.fwd_map[loop.ub], self.fwd_map[loop.step])
+            c = static_trip_count(*bounds)
             shape.append(c if c is not None else DYNAMIC_INDEX)
             if c is None:
-                sizes.append(n)
+                sizes.append(fe.trip_count(*bounds))
         cache = fe.alloc(MemRefType(v.type, shape), sizes)
         self.cache_memrefs.append(cache)
         idx = [self._fwd_iteration(loop) for loop in loops]
