@@ -275,3 +275,23 @@ def test_while_falls_back_to_llvm():
     dx, dk = g(3.0, 0.5)
     assert dx == pytest.approx(_fd(lambda t: lib.damp(t, 0.5), 3.0, 1e-7), rel=1e-5)
     assert dk == pytest.approx(_fd(lambda t: lib.damp(3.0, t), 0.5, 1e-7), rel=1e-5)
+
+
+def test_triangular_nest(prog):
+    m, lib = prog
+    x = np.array([0.4, -1.1, 0.9, 2.0, 0.3])
+    ref = sum(x[j] * x[i] for i in range(5) for j in range(i))
+    assert lib.triangle(x) == pytest.approx(ref, rel=1e-12)
+    dx = np.zeros_like(x)
+    _grad(m, "triangle", ["dup"])(x, dx)
+    np.testing.assert_allclose(dx, _fd_array(lambda: lib.triangle(x), x), rtol=1e-6)
+
+
+def test_triangular_nest_with_caches_falls_back(prog):
+    m, lib = prog
+    x = np.array([0.4, -1.1, 0.9, 2.0, 0.3])
+    g = xz.gradient(m, "triangle_cached", ["dup"])
+    assert not isinstance(g, GradientCall)
+    dx = np.zeros_like(x)
+    g(x, dx)
+    np.testing.assert_allclose(dx, _fd_array(lambda: lib.triangle_cached(x), x), rtol=1e-6)

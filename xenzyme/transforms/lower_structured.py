@@ -10,7 +10,8 @@
     reconcile-unrealized-casts   xDSL's: the casts between the lowerings cancel out
     (fold_descriptor_fields)     a descriptor field is read where it was written
 
-Differentiation then runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
+Reverse mode runs at the structured level where it can (xenzyme/transforms/diff/structured.py);
+otherwise differentiation runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
 LLVM's optimiser has first removed the descriptors of memrefs passed as arguments.  A module
 with no structured ops is left as it is, so the pass is safe to run on any input.
 """

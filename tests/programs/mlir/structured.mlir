@@ -342,3 +342,46 @@ func.func @layer(%W: memref<3x4xf64>, %x: memref<4xf64>, %b: memref<3xf64>) -> f
   }
   func.return %r : f64
 }
+
+// A triangular nest: the inner bound is the outer induction variable.  Nothing of the inner
+// loop needs caching (sum_i sum_{j<i} x_j * x_i), so the structured level takes it.
+func.func @triangle(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%tot = %zero) -> (f64) {
+    %xi = memref.load %x[%i] : memref<?xf64>
+    %s = scf.for %j = %c0 to %i step %c1 iter_args(%acc = %tot) -> (f64) {
+      %xj = memref.load %x[%j] : memref<?xf64>
+      %p = arith.mulf %xj, %xi : f64
+      %acc2 = arith.addf %acc, %p : f64
+      scf.yield %acc2 : f64
+    }
+    scf.yield %s : f64
+  }
+  func.return %r : f64
+}
+
+// The same nest, with a nonlinear carried value the inner loop must cache per iteration: its
+// cache would be sized by a bound known only inside the outer loop, so it goes to the llvm level.
+func.func @triangle_cached(%x: memref<?xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%tot = %zero) -> (f64) {
+    %xi = memref.load %x[%i] : memref<?xf64>
+    %s = scf.for %j = %c0 to %i step %c1 iter_args(%acc = %tot) -> (f64) {
+      %xj = memref.load %x[%j] : memref<?xf64>
+      %p = arith.mulf %xj, %xi : f64
+      %q = arith.mulf %acc, %p : f64
+      %t = math.sin %q : f64
+      %acc2 = arith.addf %acc, %t : f64
+      scf.yield %acc2 : f64
+    }
+    %s2 = arith.addf %s, %xi : f64
+    scf.yield %s2 : f64
+  }
+  func.return %r : f64
+}
