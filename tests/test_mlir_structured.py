@@ -1,4 +1,4 @@
-"""Reverse mode at the structured level (func/arith/math/scf/memref differentiated as such,
+"""Reverse and forward mode at the structured level (func/arith/math/scf/memref differentiated as such,
 xenzyme/transforms/diff/structured.py), through the Python API.
 
 Every derivative is checked against central finite differences of the compiled primal (or
@@ -76,7 +76,7 @@ def test_f32_with_conversions(prog):
 
 
 def test_y_only_active(prog):
-    m, lib = prog
+    m, _ = prog
     dy = _grad(m, "mixed32", ["const", "active"])(0.3, 1.1)
     assert dy == pytest.approx(_fd(lambda t: math.sin(0.3 * t) * math.exp(0.3), 1.1), rel=1e-5)
 
@@ -295,3 +295,64 @@ def test_triangular_nest_with_caches_falls_back(prog):
     dx = np.zeros_like(x)
     g(x, dx)
     np.testing.assert_allclose(dx, _fd_array(lambda: lib.triangle_cached(x), x), rtol=1e-6)
+
+
+# ---- forward mode -----------------------------------------------------------------------------
+
+
+def _tan(m, name, activity, width=1):
+    t = xz.tangent(m, name, activity, width=width)
+    assert isinstance(t, GradientCall), f"@{name} was not differentiated at the structured level"
+    return t
+
+
+@pytest.mark.parametrize("x", [0.7, -0.6])
+def test_forward_if_and_math(prog, x):
+    m, lib = prog
+    w = 1.3
+    t = _tan(m, "branch", ["dup", "dup"])
+    want = _fd(lambda s: lib.branch(x + 0.5 * s, w - 2.0 * s), 0.0)
+    assert t(x, 0.5, w, -2.0) == pytest.approx(want, rel=1e-6)
+
+
+def test_forward_vector_mode_loops_and_calls(prog):
+    m, lib = prog
+    x, y = np.array([0.3, -1.2, 0.8, 0.1, 2.0]), 0.7
+    t = _tan(m, "norms", ["dup", "dup"], width=2)
+    tx = [np.eye(5)[1], np.zeros(5)]
+    d1, d2 = t(x, *tx, y, 0.0, 1.0)
+    assert d1 == pytest.approx(_fd(lambda s: lib.norms(x + s * np.eye(5)[1], y), 0.0), rel=1e-6)
+    assert d2 == pytest.approx(_fd(lambda s: lib.norms(x, y + s), 0.0), rel=1e-6)
+
+
+@pytest.mark.parametrize("steps", [1, 30])
+def test_forward_ode_in_place(prog, steps):
+    m, lib = prog
+    u0, k, pc = np.array([1.0, -0.3]), 2.0, np.array([0.4])
+    du0 = np.array([0.3, -0.8])
+
+    def run(s):
+        c = u0 + s * du0
+        return lib.heun(c, k + 0.5 * s, pc, steps)
+
+    u, du = u0.copy(), du0.copy()
+    d = _tan(m, "heun", ["dup", "dup", "const", "const"])(u, du, k, 0.5, pc, steps)
+    assert d == pytest.approx(_fd(run, 0.0), rel=1e-6)
+
+
+def test_forward_temporary_and_in_place(prog):
+    m, lib = prog
+    x = np.array([0.3, -0.2, 0.5, 0.1, 0.4, -0.6])
+    dx = np.array([1.0, 0.5, -0.25, 0.0, 2.0, -1.0])
+    d = _tan(m, "temporary", ["dup"])(x, dx)
+    assert d == pytest.approx(_fd(lambda s: lib.temporary(x + s * dx), 0.0), rel=1e-6)
+    a0, w = np.array([0.9, 1.2, -0.7, 0.4, 1.5]), 0.8
+    a, da = a0.copy(), np.zeros(5)
+    assert _tan(m, "inplace", ["dup", "dup"])(a, da, w, 1.0) is None
+
+    def run(ww):
+        c = a0.copy()
+        lib.inplace(c, ww)
+        return c
+
+    np.testing.assert_allclose(da, (run(w + 1e-6) - run(w - 1e-6)) / 2e-6, rtol=1e-6, atol=1e-9)  # d a_out / d w

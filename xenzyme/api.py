@@ -428,7 +428,7 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
     from xenzyme.backend.memrefs import MemrefCall
 
     forward = kind == "tangent"
-    if not forward and (structured := _structured_gradient(module, function, activity, postopt)) is not None:
+    if (structured := _structured_gradient(module, function, activity, postopt, width if forward else 0)) is not None:
         return structured
     lowered, types, given, expanded = _lower_structured(module, function, activity, forward)
     pre = _structured_preopt(lowered, preopt)
@@ -439,17 +439,18 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
                       function, types, given)  # fmt: skip
 
 
-def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, postopt: int) -> Any:
-    """`gradient` differentiated at the structured level (xenzyme/transforms/diff/structured.py),
-    lowered and compiled; None when that level cannot take the function (it is then lowered to
-    llvm first and differentiated there)."""
+def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, postopt: int,
+                         width: int = 0) -> Any:  # fmt: skip
+    """`gradient` (or with a `width`, `tangent`) differentiated at the structured level
+    (xenzyme/transforms/diff/structured.py), lowered and compiled; None when that level cannot
+    take the function (it is then lowered to llvm first and differentiated there)."""
     from xenzyme.backend.memrefs import GradientCall
-    from xenzyme.transforms.diff.structured import gradient_entry
+    from xenzyme.transforms.diff.structured import gradient_entry, tangent_entry
     from xenzyme.transforms.lower_structured import LowerStructuredPass
 
-    types, acts = _structured_activities(module, function, activity, False)
+    types, acts = _structured_activities(module, function, activity, width > 0)
     module = module.clone()
-    made = gradient_entry(module, function, acts)
+    made = tangent_entry(module, function, acts, width) if width else gradient_entry(module, function, acts)
     if made is None:
         return None
     entry, outs = made
@@ -460,7 +461,7 @@ def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str
     else:
         LowerStructuredPass().apply(context(), module)
     jit = JITModule(module, opt_level=max(postopt, 1))
-    return GradientCall(jit.function(entry), function, types, acts, outs)
+    return GradientCall(jit.function(entry), function, types, acts, outs, max(width, 1))
 
 
 def _structured_signatures(module: ModuleOp) -> dict[str, list]:

@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, IntegerType, MemRefType, NoneAttr, StridedLayoutAttr, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    i64,
+)
 from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute
 
@@ -186,14 +195,15 @@ class MemrefCall:
 
 
 class GradientCall(MemrefCall):
-    """A gradient built at the structured level, called like `xz.gradient`'s: the function's
-    arguments, each `dup` memref followed by its shadow array; returns the derivatives of the
-    `active` arguments (one float, a tuple, or None).  The compiled entry takes each shadow as a
-    memref parameter of its own, then a rank-0 memref per derivative it writes."""
+    """A derivative built at the structured level, called like `xz.gradient`'s (or
+    `xz.tangent`'s): the function's arguments, each `dup` one followed by its shadow arrays (or
+    tangents); returns the derivatives of the `active` arguments (the tangents of the result):
+    one float, a tuple, or None.  The compiled entry takes each shadow as a memref parameter of
+    its own, then a rank-0 memref per number it writes."""
 
     def __init__(self, inner: Any, name: str, types: Sequence[Attribute], activity: Sequence[str],
-                 outs: Sequence[Attribute]):  # fmt: skip
-        super().__init__(inner, name, types, activity)
+                 outs: Sequence[Attribute], width: int = 1):  # fmt: skip
+        super().__init__(inner, name, types, activity, width)
         self.outs = list(outs)
 
     def __call__(self, *args: Any) -> Any:

@@ -12,6 +12,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 from xenzyme.rules.context import OpRule
+from xenzyme.rules.structured import StructuredForwardContext as Fwd
 from xenzyme.rules.structured import StructuredReverseContext as Ctx
 
 
@@ -84,6 +85,57 @@ def _convert(ctx: Ctx, op: Operation) -> None:
         ctx.accumulate(op.operands[0], ctx.e.value(back))
 
 
+# ---- forward mode: each of the `width` tangents in turn -------------------------------------
+
+
+def _t_add(ctx: Fwd, op: Operation) -> None:
+    ctx.set_tangent(op.results[0], [ctx.e.add(a, b) for a, b in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])
+
+
+def _t_sub(ctx: Fwd, op: Operation) -> None:
+    ctx.set_tangent(op.results[0], [ctx.e.sub(a, b) for a, b in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])
+
+
+def _t_mul(ctx: Fwd, op: Operation) -> None:
+    a, b = (ctx.get(v) for v in op.operands)
+    ctx.set_tangent(op.results[0], [ctx.e.add(ctx.e.mul(ta, b), ctx.e.mul(a, tb))
+                                    for ta, tb in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])  # fmt: skip
+
+
+def _t_div(ctx: Fwd, op: Operation) -> None:
+    b, y = ctx.get(op.operands[1]), ctx.get(op.results[0])
+    ctx.set_tangent(op.results[0], [ctx.e.div(ctx.e.sub(ta, ctx.e.mul(y, tb)), b)
+                                    for ta, tb in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])  # fmt: skip
+
+
+def _t_neg(ctx: Fwd, op: Operation) -> None:
+    ctx.set_tangent(op.results[0], [ctx.e.neg(t) for t in ctx.tangent(op.operands[0])])
+
+
+def _t_select(ctx: Fwd, op: Operation) -> None:
+    c = ctx.get(op.operands[0])
+    ctx.set_tangent(op.results[0], [ctx.e.select(c, a, b)
+                                    for a, b in zip(ctx.tangent(op.operands[1]), ctx.tangent(op.operands[2]), strict=True)])  # fmt: skip
+
+
+def _t_min_max(ctx: Fwd, op: Operation) -> None:
+    first = ctx.e.cmpf("oge" if "max" in op.name else "ole", ctx.get(op.operands[0]), ctx.get(op.operands[1]))
+    ctx.set_tangent(op.results[0], [ctx.e.select(first, a, b)
+                                    for a, b in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])  # fmt: skip
+
+
+def _t_convert(ctx: Fwd, op: Operation) -> None:
+    t = op.results[0].type
+    cls = arith.ExtFOp if isinstance(op, arith.ExtFOp) else arith.TruncFOp
+    ctx.set_tangent(op.results[0], [ctx.e.value(cls(d, t)) for d in ctx.tangent(op.operands[0])])
+
+
+_TANGENT = {
+    "arith.addf": _t_add, "arith.subf": _t_sub, "arith.mulf": _t_mul, "arith.divf": _t_div, "arith.negf": _t_neg,
+    "arith.select": _t_select, "arith.maximumf": _t_min_max, "arith.minimumf": _t_min_max,
+    "arith.maxnumf": _t_min_max, "arith.minnumf": _t_min_max, "arith.extf": _t_convert, "arith.truncf": _t_convert,
+}  # fmt: skip
+
 _FLOAT = {
     "arith.addf": _addf, "arith.subf": _subf, "arith.mulf": _mulf, "arith.divf": _divf, "arith.negf": _negf,
     "arith.select": _select, "arith.maximumf": _min_max, "arith.minimumf": _min_max, "arith.maxnumf": _min_max,
@@ -102,7 +154,7 @@ is a constant of the derivative)."""
 
 def rule_for(op: Operation) -> OpRule | None:
     if (f := _FLOAT.get(op.name)) is not None:
-        return OpRule(reverse=f, recomputable=True)  # type: ignore[arg-type]
+        return OpRule(reverse=f, tangent=_TANGENT[op.name], recomputable=True)  # type: ignore[arg-type]
     if op.name in _INACTIVE:
         return OpRule(recomputable=True)
     return None

@@ -11,6 +11,7 @@ from xdsl.ir import Operation, SSAValue
 
 from xenzyme.rules.context import OpRule
 from xenzyme.rules.structured import StructuredEmitter
+from xenzyme.rules.structured import StructuredForwardContext as Fwd
 from xenzyme.rules.structured import StructuredReverseContext as Ctx
 
 Unary = Callable[[StructuredEmitter, SSAValue, SSAValue], SSAValue]
@@ -84,13 +85,43 @@ def _fma(ctx: Ctx, op: Operation) -> None:
     ctx.accumulate(c, d)
 
 
+def _t_unary(ctx: Fwd, op: Operation) -> None:
+    if not ctx.active(op.results[0]):
+        return
+    partial = _UNARY[op.name](ctx.e, ctx.get(op.operands[0]), ctx.get(op.results[0]))
+    ctx.set_tangent(op.results[0], [ctx.e.mul(t, partial) for t in ctx.tangent(op.operands[0])])
+
+
+def _t_powf(ctx: Fwd, op: Operation) -> None:
+    if not ctx.active(op.results[0]):
+        return
+    e, a, b, y = ctx.e, ctx.get(op.operands[0]), ctx.get(op.operands[1]), ctx.get(op.results[0])
+    da = e.mul(b, e.binary(math.PowFOp, a, e.sub(b, e.const(1.0, b.type))))
+    db = e.mul(y, e.unary(math.LogOp, a))
+    ctx.set_tangent(op.results[0], [e.add(e.mul(ta, da), e.mul(tb, db))
+                                    for ta, tb in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])  # fmt: skip
+
+
+def _t_fma(ctx: Fwd, op: Operation) -> None:
+    if not ctx.active(op.results[0]):
+        return
+    e, a, b = ctx.e, ctx.get(op.operands[0]), ctx.get(op.operands[1])
+    ts = zip(*(ctx.tangent(v) for v in op.operands), strict=True)
+    ctx.set_tangent(op.results[0], [e.add(e.add(e.mul(ta, b), e.mul(a, tb)), tc) for ta, tb, tc in ts])
+
+
+def _t_zero(ctx: Fwd, op: Operation) -> None:
+    pass  # (an inactive or piecewise constant result: its tangents are zeros)
+
+
 def rule_for(op: Operation) -> OpRule | None:
     if op.name in _UNARY:
-        return OpRule(reverse=_unary, recomputable=True)  # type: ignore[arg-type]
+        return OpRule(reverse=_unary, tangent=_t_unary, recomputable=True)  # type: ignore[arg-type]
     if op.name == "math.powf":
-        return OpRule(reverse=_powf, recomputable=True)  # type: ignore[arg-type]
+        return OpRule(reverse=_powf, tangent=_t_powf, recomputable=True)  # type: ignore[arg-type]
     if op.name == "math.fma":
-        return OpRule(reverse=_fma, recomputable=True)  # type: ignore[arg-type]
+        return OpRule(reverse=_fma, tangent=_t_fma, recomputable=True)  # type: ignore[arg-type]
     if op.name in _STEPS:
-        return OpRule(reverse=lambda ctx, o: ctx.adjoint(o.results[0]) and None, recomputable=True)  # type: ignore[arg-type, misc]
+        return OpRule(reverse=lambda ctx, o: ctx.adjoint(o.results[0]) and None, tangent=_t_zero,  # type: ignore[arg-type, misc]
+                      recomputable=True)
     return None

@@ -6,6 +6,9 @@
     %m = memref.alloc(...)         forward: a shadow %dm allocated beside it and zeroed;
                                    reverse: %dm freed (and %m, when the program frees it)
     memref.dealloc %m              forward: left out, the reverse sweep still reads %m
+
+In forward mode a memref's tangents are its shadows: a load's tangents are loads of them, a
+store's stores into them.
 """
 
 from __future__ import annotations
@@ -63,15 +66,58 @@ def _alloc_reverse(ctx: Ctx, op: Operation) -> None:
         ctx.e.dealloc(ctx.get(op.memref))
 
 
+# ---- forward mode: a memref's tangents are its `width` shadows ---------------------------------
+
+
+def _t_load(ctx: Any, op: Operation) -> None:
+    assert isinstance(op, memref.LoadOp)
+    if ctx.active(op.res) and ctx.shadowed(op.memref):
+        idx = [ctx.get(i) for i in op.indices]
+        ctx.set_tangent(op.res, [ctx.e.load(sh, idx) for sh in ctx.tangent(op.memref)])
+
+
+def _t_store(ctx: Any, op: Operation) -> None:
+    assert isinstance(op, memref.StoreOp)
+    if not ctx.shadowed(op.memref):
+        if ctx.active(op.value):
+            ctx.reject(op, "stores a value that carries a derivative into a memref without a shadow",
+                       ["pass that memref 'dup' (with shadow arrays), or allocate it in the function"])  # fmt: skip
+        return
+    idx = [ctx.get(i) for i in op.indices]
+    for t, sh in zip(ctx.tangent(op.value), ctx.tangent(op.memref), strict=True):
+        ctx.e.store(t, sh, idx)
+
+
+def _t_alloc(ctx: Any, op: Operation) -> None:
+    assert isinstance(op, memref.AllocOp)
+    t = op.memref.type
+    assert isinstance(t, MemRefType)
+    if not isinstance(t.element_type, AnyFloat):
+        return
+    shadows = []
+    for _ in range(ctx.width):
+        sh = ctx.e.alloc(t, [ctx.get(s) for s in op.dynamic_sizes])
+        ctx.e.fill(sh, ctx.e.zero(t.element_type))
+        shadows.append(sh)
+    ctx.set_tangent(op.memref, shadows)
+
+
+def _t_dealloc(ctx: Any, op: Operation) -> None:
+    assert isinstance(op, memref.DeallocOp)
+    if ctx.shadowed(op.memref):
+        for sh in ctx.tangent(op.memref):
+            ctx.e.dealloc(sh)
+
+
 def rule_for(op: Operation) -> OpRule | None:
     if isinstance(op, memref.LoadOp):
-        return OpRule(reverse=_load)  # type: ignore[arg-type]
+        return OpRule(reverse=_load, tangent=_t_load)  # type: ignore[arg-type]
     if isinstance(op, memref.StoreOp):
-        return OpRule(reverse=_store)  # type: ignore[arg-type]
+        return OpRule(reverse=_store, tangent=_t_store)  # type: ignore[arg-type]
     if isinstance(op, memref.AllocOp):
-        return OpRule(reverse=_alloc_reverse, augment=_alloc_augment)  # type: ignore[arg-type]
+        return OpRule(reverse=_alloc_reverse, augment=_alloc_augment, tangent=_t_alloc)  # type: ignore[arg-type]
     if isinstance(op, memref.DeallocOp):
-        return OpRule(emits_primal=True)
+        return OpRule(tangent=_t_dealloc, emits_primal=True)  # (emits_primal: in reverse mode)
     if isinstance(op, memref.DimOp):
         return OpRule(recomputable=True)
     return None

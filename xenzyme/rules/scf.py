@@ -17,6 +17,9 @@ Values of an iteration that the reverse body needs are recomputed there, or read
 memref indexed by the iteration (the sweep decides, xenzyme/transforms/diff/structured.py).
 The reverse of an `scf.if` is an `scf.if` on the same condition, its branches the reverses of
 the primal branches, yielding the adjoints of the outer values they use.
+
+In forward mode (`tangent`) a loop or branch is emitted again by its rule, its tangents carried
+as further iteration arguments or results beside the primal ones.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from xdsl.dialects import scf
 from xdsl.ir import Block, Operation, Region
 
 from xenzyme.rules.context import OpRule
+from xenzyme.rules.structured import StructuredForwardContext as Fwd
 from xenzyme.rules.structured import StructuredReverseContext as Ctx
 from xenzyme.rules.structured import index, reverse_zero
 
@@ -83,11 +87,64 @@ def _if(ctx: Ctx, op: Operation) -> None:
         ctx.set_adjoint(v, r)
 
 
+# ---- forward mode: the loop or branch again, carrying the tangents too -----------------------
+
+
+def _t_for(ctx: Fwd, op: Operation) -> None:
+    assert isinstance(op, scf.ForOp)
+    body = op.body.block
+    yielded = body.last_op
+    assert yielded is not None
+    w, n = ctx.width, len(op.iter_args)
+    act = [i for i, r in enumerate(op.results) if ctx.active(r)]
+    inits = [ctx.get(v) for v in op.iter_args] + [t for i in act for t in ctx.tangent(op.iter_args[i])]
+    block = Block(arg_types=[index, *[v.type for v in inits]])
+    new = scf.ForOp(ctx.get(op.lb), ctx.get(op.ub), ctx.get(op.step), inits, Region(block))
+    ctx.e.emit(new)
+    with ctx.region(body, block):
+        for a, b in zip(body.args, block.args[: 1 + n], strict=True):
+            ctx.map(a, b)
+        for k, i in enumerate(act):
+            ctx.set_tangent(body.args[1 + i], block.args[1 + n + k * w: 1 + n + (k + 1) * w])
+        ctx.forward_ops(body)
+        ctx.e.emit(scf.YieldOp(*[ctx.get(v) for v in yielded.operands],
+                               *[t for i in act for t in ctx.tangent(yielded.operands[i])]))  # fmt: skip
+    for r, nr in zip(op.results, new.results[:n], strict=True):
+        ctx.map(r, nr)
+    for k, i in enumerate(act):
+        ctx.set_tangent(op.results[i], new.results[n + k * w: n + (k + 1) * w])
+
+
+def _t_if(ctx: Fwd, op: Operation) -> None:
+    assert isinstance(op, scf.IfOp)
+    w, n = ctx.width, len(op.results)
+    act = [i for i, r in enumerate(op.results) if ctx.active(r)]
+    types = [r.type for r in op.results] + [op.results[i].type for i in act for _ in range(w)]
+    then_block, else_block = Block(), Block()
+    new = scf.IfOp(ctx.get(op.cond), types, [then_block], [else_block])
+    ctx.e.emit(new)
+    for region, block in ((op.true_region, then_block), (op.false_region, else_block)):
+        if not region.blocks:
+            block.add_op(scf.YieldOp())
+            continue
+        primal = region.blocks[0]
+        yielded = primal.last_op
+        assert yielded is not None
+        with ctx.region(primal, block):
+            ctx.forward_ops(primal)
+            ctx.e.emit(scf.YieldOp(*[ctx.get(v) for v in yielded.operands],
+                                   *[t for i in act for t in ctx.tangent(yielded.operands[i])]))  # fmt: skip
+    for r, nr in zip(op.results, new.results[:n], strict=True):
+        ctx.map(r, nr)
+    for k, i in enumerate(act):
+        ctx.set_tangent(op.results[i], new.results[n + k * w: n + (k + 1) * w])
+
+
 def rule_for(op: Operation) -> OpRule | None:
     if isinstance(op, scf.ForOp):
-        return OpRule(reverse=_for)  # type: ignore[arg-type]
+        return OpRule(reverse=_for, tangent=_t_for)  # type: ignore[arg-type]
     if isinstance(op, scf.IfOp):
-        return OpRule(reverse=_if)  # type: ignore[arg-type]
+        return OpRule(reverse=_if, tangent=_t_if)  # type: ignore[arg-type]
     if isinstance(op, scf.YieldOp):
         return OpRule()  # (its region op's rule reads it)
     return None

@@ -16,7 +16,15 @@ from contextlib import AbstractContextManager
 from typing import NoReturn, Protocol
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType, i1
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    i1,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -231,6 +239,54 @@ class StructuredReverseContext(Protocol):
         ...
 
 
+class StructuredForwardContext(Protocol):
+    """Forward mode of a structured function, where the op is (its copy just emitted, but for
+    region ops, whose tangent rule emits the op itself with its tangents carried)."""
+
+    e: StructuredEmitter
+    width: int
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn: ...
+
+    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn: ...
+
+    def active(self, v: SSAValue) -> bool: ...
+
+    def shadowed(self, m: SSAValue) -> bool: ...
+
+    def get(self, v: SSAValue) -> SSAValue:
+        """The value standing for primal `v` in the derivative function."""
+        ...
+
+    def map(self, v: SSAValue, new: SSAValue) -> None:
+        """Make `new` stand for primal `v` (a region op's arguments and results)."""
+        ...
+
+    def tangent(self, v: SSAValue) -> list[SSAValue]:
+        """The `width` tangents of `v` (zeros when inactive; the shadows of a memref)."""
+        ...
+
+    def set_tangent(self, v: SSAValue, tangents: Sequence[SSAValue]) -> None: ...
+
+    def region(self, primal: Block, block: Block) -> AbstractContextManager[None]:
+        """Build into `block` (the copy of the region op's `primal` block)."""
+        ...
+
+    def forward_ops(self, primal: Block) -> None:
+        """Copy the ops of `primal` with their tangents (its terminator aside)."""
+        ...
+
+    def drop_copy(self, op: Operation) -> None:
+        """Erase the copy of `op` emitted before its tangent rule ran (which mapped its results
+        to values of its own)."""
+        ...
+
+    def derivative(self, op: Operation, callee: str, activity: Sequence[str], ret: str) -> str:
+        """The name of the tangent function of `callee`: its arguments, `width` tangents after
+        each `dup` one; its results the callee's, then `width` tangents of each float result."""
+        ...
+
+
 def reverse_zero(ctx: StructuredReverseContext, v: SSAValue) -> SSAValue:
     """The adjoint of `v` taken, a zero when there is none."""
     a = ctx.adjoint(v)
@@ -242,4 +298,4 @@ def walk_values(op: Operation) -> Iterator[SSAValue]:
         yield from o.operands
 
 
-__all__ = ["StructuredEmitter", "StructuredReverseContext", "constant_int", "i1", "index", "is_float", "reverse_zero"]
+__all__ = ["StructuredEmitter", "StructuredForwardContext", "StructuredReverseContext", "constant_int", "i1", "index", "is_float", "reverse_zero"]

@@ -30,7 +30,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xenzyme.backend.memrefs import descriptor_type, field_types, llvm_type, rank
 from xenzyme.dialects import autodiff as ad
-from xenzyme.transforms.llvm_lowering import as_llvm, back_to, replace, unsupported, erase_dead_casts
+from xenzyme.transforms.llvm_lowering import (
+    as_llvm,
+    back_to,
+    erase_dead_casts,
+    replace,
+    unsupported,
+)
 
 
 def lowered_inputs(types) -> list:

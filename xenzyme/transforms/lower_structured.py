@@ -44,15 +44,6 @@ def is_structured(module: ModuleOp) -> bool:
     return any(o.dialect_name() in STRUCTURED_DIALECTS for o in module.walk())
 
 
-def require_llvm(module: ModuleOp, pass_name: str) -> None:
-    """The error for a pass of the llvm level given a structured module."""
-    for o in module.walk():
-        if o.dialect_name() in STRUCTURED_DIALECTS:
-            raise unsupported(o, f"is in a structured dialect, but {pass_name} works on the llvm dialect",
-                              [f"lower the module first: -p lower-structured,{pass_name}, or use -p enzyme, which "
-                               "does"])  # fmt: skip
-
-
 @dataclass(frozen=True)
 class LowerStructuredPass(ModulePass):
     """All of the structured dialects -> llvm."""

@@ -44,8 +44,8 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import call_op, scalar_constant
 from xenzyme.transforms.diff.errors import location_of
 from xenzyme.transforms.diff.generator import GradientGenerator
-from xenzyme.transforms.diff.tape import augmented_fields
 from xenzyme.transforms.diff.structured import differentiate_requests
+from xenzyme.transforms.diff.tape import augmented_fields
 from xenzyme.transforms.lower_structured import LowerStructuredPass, is_structured
 
 

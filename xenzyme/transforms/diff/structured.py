@@ -39,8 +39,14 @@ from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_ef
 
 from xenzyme.analysis.structured_activity import varied_values
 from xenzyme.diagnostics import XenzymeError
-from xenzyme.rules import rule_for
-from xenzyme.rules.structured import StructuredEmitter, constant_int, index, reverse_zero, static_trip_count
+from xenzyme.rules import OpRule, rule_for
+from xenzyme.rules.structured import (
+    StructuredEmitter,
+    constant_int,
+    index,
+    reverse_zero,
+    static_trip_count,
+)
 from xenzyme.transforms.diff.errors import location_of
 
 
@@ -50,6 +56,14 @@ class StructuredUnsupported(XenzymeError):
 
 def _unsupported(op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
     raise StructuredUnsupported(f"'{op.name}' {message}", location_of(op), list(notes))
+
+
+STRUCTURED_RULES = frozenset({"arith", "math", "memref", "scf", "func"})
+"""The dialects whose ops this level differentiates (any other op sends the function to the llvm level)."""
+
+
+def _rule(op: Operation) -> OpRule | None:
+    return rule_for(op) if op.dialect_name() in STRUCTURED_RULES else None
 
 
 def _owner_op(v: SSAValue) -> Operation | None:
@@ -81,6 +95,10 @@ class StructuredGenerator:
         self.built: list[func.FuncOp] = []
         self.taken = set(self.functions)
 
+    def tangent(self, name: str, activity: Sequence[str], width: int, at: Operation | None = None) -> str:
+        """The name of the tangent function of @name (see `_ForwardBuilder`)."""
+        return self.gradient(name, activity, f"tangent{width}", at)
+
     def gradient(self, name: str, activity: Sequence[str], ret: str, at: Operation | None = None) -> str:
         key = (name, tuple(activity), ret)
         if key in self.names:
@@ -90,14 +108,17 @@ class StructuredGenerator:
             if at is not None:
                 _unsupported(at, f"needs the derivative of @{name}, whose body is not a func.func of the module")
             raise StructuredUnsupported(f"no func.func named @{name} with a body in the module")
-        out = f"diffe_{name}"
-        k = 1
+        forward = ret.startswith("tangent")
+        stem = f"fwddiffe_{name}" if forward else f"diffe_{name}"
+        out, k = stem, 1
         while out in self.taken:
-            out, k = f"diffe_{name}_{k}", k + 1
+            out, k = f"{stem}_{k}", k + 1
         self.taken.add(out)
         self.names[key] = out
         at_ = len(self.built)
-        self.built.insert(at_, _Builder(self, fn, list(activity), ret, out).build())  # (before its callees')
+        builder = (_ForwardBuilder(self, fn, list(activity), int(ret[len("tangent"):]), out) if forward
+                   else _Builder(self, fn, list(activity), ret, out))  # fmt: skip
+        self.built.insert(at_, builder.build())  # (before its callees')
         return out
 
     def commit(self) -> None:
@@ -187,7 +208,7 @@ class _Builder:
             inputs.append(outputs[0])
         new = func.FuncOp(self.name, (inputs, results), region, visibility="private")
         for op in fn.body.walk():
-            rule = rule_for(op)
+            rule = _rule(op)
             if rule is None:
                 _unsupported(op, "has no derivative rule at the structured level",
                              ["the module is lowered to the llvm dialect and differentiated there"])  # fmt: skip
@@ -283,7 +304,7 @@ class _Builder:
         if ops and ops[-1].has_trait(IsTerminator):
             ops.pop()
         for op in reversed(ops):
-            rule = rule_for(op)
+            rule = _rule(op)
             assert rule is not None
             if rule.reverse is not None:
                 rule.reverse(self, op)  # type: ignore[arg-type]
@@ -354,7 +375,7 @@ class _Builder:
     def _recomputable(self, op: Operation) -> bool:
         if op.regions:
             return False
-        rule = rule_for(op)
+        rule = _rule(op)
         if rule is not None and rule.recomputable:
             return True
         return only_has_effect(op, MemoryEffectKind.READ) and not any(o in self.written for o in op.operands)
@@ -431,6 +452,161 @@ def _writes_memory(fn: func.FuncOp, functions: dict[str, func.FuncOp], seen: set
     return False
 
 
+class _ForwardBuilder:
+    """One tangent function (forward mode): the body copied op by op, each op's tangents after
+    it; a region op's rule emits the op again with its tangents carried.  Parameters: the
+    function's, `width` tangents after each `dup` one (a float's tangents, a memref's shadows);
+    results: the function's, then `width` tangents of each float result."""
+
+    def __init__(self, gen: StructuredGenerator, fn: func.FuncOp, activity: list[str], width: int, name: str):
+        self.gen, self.fn, self.activity, self.width, self.name = gen, fn, activity, width, name
+        self.values: dict[SSAValue, SSAValue] = {}
+        self.tangents: dict[SSAValue, list[SSAValue]] = {}
+        self.copies: dict[Operation, Operation] = {}
+
+    def build(self) -> func.FuncOp:
+        fn, w = self.fn, self.width
+        if len(fn.body.blocks) != 1:
+            _unsupported(fn, f"@{fn.sym_name.data} has several blocks (cf branches): the structured forward mode "
+                         "follows scf regions only")  # fmt: skip
+        entry = fn.body.blocks[0]
+        params = list(entry.args)
+        if len(self.activity) != len(params):
+            raise XenzymeError(f"@{fn.sym_name.data} takes {len(params)} arguments, {len(self.activity)} activities given")
+        types: list = []
+        for p, a in zip(params, self.activity, strict=True):
+            types += [p.type] * (1 + (w if a in ("dup", "dupnoneed") else 0))
+        block = Block(arg_types=types)
+        it = iter(block.args)
+        seeds, shadowed = [], set()
+        for p, a in zip(params, self.activity, strict=True):
+            self.values[p] = next(it)
+            self.values[p].name_hint = p.name_hint
+            if a in ("dup", "dupnoneed"):
+                self.tangents[p] = [next(it) for _ in range(w)]
+                for k, t in enumerate(self.tangents[p]):
+                    t.name_hint = f"d{p.name_hint}{k if w > 1 else ''}" if p.name_hint else None
+                (shadowed.add if isinstance(p.type, MemRefType) else seeds.append)(p)  # type: ignore[func-returns-value]
+        for o in fn.walk():  # allocated float memrefs get shadows
+            for r in o.results:
+                if isinstance(r.type, MemRefType) and isinstance(r.type.element_type, AnyFloat):
+                    shadowed.add(r)
+        self.varied = varied_values(fn, seeds, shadowed)
+        self.shadowed_set = shadowed
+        ret_op = entry.last_op
+        assert isinstance(ret_op, func.ReturnOp)
+        outputs = list(fn.function_type.outputs.data)
+        self.e = StructuredEmitter.at_end(block)
+        self.forward_ops(entry)
+        floats = [v for v in ret_op.operands if isinstance(v.type, AnyFloat)]
+        self.e.emit(func.ReturnOp(*[self.get(v) for v in ret_op.operands], *[t for v in floats for t in self.tangent(v)]))
+        results = outputs + [v.type for v in floats for _ in range(w)]
+        return func.FuncOp(self.name, (types, results), Region(block), visibility="private")
+
+    # ---- the context the rules see ----------------------------------------------------------
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
+
+    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        raise XenzymeError(f"'{op.name}' {message} (differentiating @{self.fn.sym_name.data})", location_of(op),
+                           list(notes))  # fmt: skip
+
+    def active(self, v: SSAValue) -> bool:
+        return v in self.varied
+
+    def shadowed(self, m: SSAValue) -> bool:
+        return m in self.tangents
+
+    def get(self, v: SSAValue) -> SSAValue:
+        return self.values[v]
+
+    def map(self, v: SSAValue, new: SSAValue) -> None:
+        self.values[v] = new
+        if v.name_hint and not new.name_hint:
+            new.name_hint = v.name_hint
+
+    def tangent(self, v: SSAValue) -> list[SSAValue]:
+        if v in self.tangents:
+            return self.tangents[v]
+        if isinstance(v.type, MemRefType):
+            _unsupported(_owner_op(v) or self.fn, "has no shadow")
+        return [self.e.zero(v.type) for _ in range(self.width)]
+
+    def set_tangent(self, v: SSAValue, tangents: Sequence[SSAValue]) -> None:
+        self.tangents[v] = list(tangents)
+
+    @contextmanager
+    def region(self, primal: Block, block: Block) -> Iterator[None]:
+        outer = self.e
+        self.e = StructuredEmitter.at_end(block)
+        try:
+            yield
+        finally:
+            self.e = outer
+
+    def forward_ops(self, primal: Block) -> None:
+        ops = list(primal.ops)
+        if ops and ops[-1].has_trait(IsTerminator):
+            ops.pop()
+        for op in ops:
+            rule = _rule(op)
+            if rule is None:
+                _unsupported(op, "has no derivative rule at the structured level",
+                             ["the module is lowered to the llvm dialect and differentiated there"])  # fmt: skip
+            if op.regions:
+                if rule.tangent is None:
+                    _unsupported(op, "has no tangent rule at the structured level")
+                rule.tangent(self, op)  # type: ignore[arg-type]
+                continue
+            copy = self.e.emit(op.clone(value_mapper={v: self.values[v] for v in op.operands}))
+            self.copies[op] = copy
+            for r, n in zip(op.results, copy.results, strict=True):
+                self.map(r, n)
+            if rule.tangent is not None:
+                rule.tangent(self, op)  # type: ignore[arg-type]
+            elif any(self.active(r) for r in op.results):
+                _unsupported(op, "has no tangent rule but its result carries a derivative")
+
+    def drop_copy(self, op: Operation) -> None:
+        Rewriter.erase_op(self.copies.pop(op))
+
+    def derivative(self, op: Operation, callee: str, activity: Sequence[str], ret: str) -> str:
+        if callee not in self.gen.functions:
+            _unsupported(op, f"calls @{callee}, which is not a func.func of the module")
+        return self.gen.tangent(callee, activity, self.width, op)
+
+
+def tangent_entry(module: ModuleOp, function: str, activity: Sequence[str], width: int) -> tuple[str, list] | None:
+    """A public function computing the tangents of `function` at the structured level, for
+    the Python API: `function`'s parameters with `width` tangents (floats) or shadows (memrefs)
+    after each `dup` one, then a rank-0 memref per tangent of its float result.  None when the
+    structured level cannot take `function`."""
+    gen = StructuredGenerator(module)
+    target = gen.functions[function]
+    try:
+        name = gen.tangent(function, activity, width)
+    except StructuredUnsupported:
+        return None
+    gen.commit()
+    outputs = list(target.function_type.outputs.data)
+    params = list(target.function_type.inputs.data)
+    types: list = []
+    for t, a in zip(params, activity, strict=True):
+        types += [t] * (1 + (width if a in ("dup", "dupnoneed") else 0))
+    floats = [t for t in outputs if isinstance(t, AnyFloat)]
+    outs = [t for t in floats for _ in range(width)]
+    block = Block(arg_types=types + [MemRefType(t, []) for t in outs])
+    e = StructuredEmitter.at_end(block)
+    call = e.emit(func.CallOp(name, list(block.args[: len(types)]), outputs + outs))
+    for r, m in zip(call.results[len(outputs):], block.args[len(types):], strict=True):
+        e.store(r, m, [])
+    e.emit(func.ReturnOp())
+    entry = f"{name}_entry"
+    module.body.block.add_op(func.FuncOp(entry, (block.arg_types, []), Region(block)))
+    return entry, outs
+
+
 def differentiate_requests(module: ModuleOp) -> bool:
     """Replace each `autodiff.autodiff` request on a `func.func` by a call of the derivative
     the structured level builds, where it can; whether requests are left for the llvm level
@@ -439,6 +615,8 @@ def differentiate_requests(module: ModuleOp) -> bool:
     from xenzyme.rules.structured import StructuredEmitter as E
 
     left = False
+    for req in [o for o in module.walk() if isinstance(o, ad.FwdDiffOp)]:
+        left |= not _forward_request(module, req)
     for req in [o for o in module.walk() if isinstance(o, ad.AutodiffOp)]:
         acts, ret = req.activities, req.ret_activity.data
         if sum(a == "active" for a in acts) > 1 or req.callee.string_value() not in {
@@ -464,6 +642,38 @@ def differentiate_requests(module: ModuleOp) -> bool:
             old.replace_all_uses_with(new)
         Rewriter.erase_op(req)
     return left
+
+
+def _forward_request(module: ModuleOp, req: Operation) -> bool:
+    """An `autodiff.fwddiff` in one direction returning the tangent (`dupnoneed`) or nothing,
+    replaced by a call of the tangent function; whether it was."""
+    from xenzyme.dialects import autodiff as ad
+    from xenzyme.rules.structured import StructuredEmitter as E
+
+    assert isinstance(req, ad.FwdDiffOp)
+    callee = req.callee.string_value()
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    ret = req.ret_activity.data
+    if callee not in functions or req.width.value.data != 1 or ret not in ("dupnoneed", "none"):
+        return False
+    target = functions[callee]
+    outputs = list(target.function_type.outputs.data)
+    if ret == "dupnoneed" and (len(outputs) != 1 or not isinstance(outputs[0], AnyFloat)):
+        return False
+    gen = StructuredGenerator(module)
+    try:
+        name = gen.tangent(callee, [a.data for a in req.activity.data], 1, req)
+    except StructuredUnsupported:
+        return False
+    gen.commit()
+    types = outputs + [t for t in outputs if isinstance(t, AnyFloat)]
+    call = func.CallOp(name, list(req.operands), types)
+    call.location = req.location
+    E(InsertPoint.before(req)).emit(call)
+    if req.results:
+        req.results[0].replace_all_uses_with(call.results[len(outputs)])
+    Rewriter.erase_op(req)
+    return True
 
 
 def gradient_entry(module: ModuleOp, function: str, activity: Sequence[str]) -> tuple[str, list] | None:
