@@ -356,3 +356,30 @@ def test_forward_temporary_and_in_place(prog):
         return c
 
     np.testing.assert_allclose(da, (run(w + 1e-6) - run(w - 1e-6)) / 2e-6, rtol=1e-6, atol=1e-9)  # d a_out / d w
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+_STORE_CONST = """\
+func.func @f(%x: f64, %out: memref<1xf64>) {
+  %c0 = arith.constant 0 : index
+  %y = arith.mulf %x, %x : f64
+  memref.store %y, %out[%c0] : memref<1xf64>
+  func.return
+}
+"""
+
+
+@pytest.mark.parametrize("mode", ["reverse", "forward"])
+def test_store_into_const_memref_is_an_error(mode):
+    from xenzyme.diagnostics import XenzymeError
+
+    m = xz.load(_STORE_CONST, language="mlir", filename="store.mlir")
+    with pytest.raises(XenzymeError) as e:
+        if mode == "reverse":
+            xz.gradient(m, "f", ["active", "const"])
+        else:
+            xz.tangent(m, "f", ["dup", "const"])
+    assert "'memref.store' stores a value that carries a derivative into a memref without a shadow" in e.value.message
+    assert str(e.value.location) == "store.mlir:4:3"
+    assert e.value.notes
