@@ -92,6 +92,8 @@ class StructuredGenerator:
         self.module = module
         self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
         self.names: dict[tuple[str, tuple[str, ...], str], str] = {}
+        self.caches: dict[str, list[MemRefType]] = {}
+        """The cache memrefs of each derivative function built (for reports of cache bytes)."""
         self.built: list[func.FuncOp] = []
         self.taken = set(self.functions)
 
@@ -119,6 +121,7 @@ class StructuredGenerator:
         builder = (_ForwardBuilder(self, fn, list(activity), int(ret[len("tangent"):]), out) if forward
                    else _Builder(self, fn, list(activity), ret, out))  # fmt: skip
         self.built.insert(at_, builder.build())  # (before its callees')
+        self.caches[out] = [c.type for c in getattr(builder, "cache_memrefs", [])]  # type: ignore[misc]
         return out
 
     def commit(self) -> None:
