@@ -383,3 +383,51 @@ def test_store_into_const_memref_is_an_error(mode):
     assert "'memref.store' stores a value that carries a derivative into a memref without a shadow" in e.value.message
     assert str(e.value.location) == "store.mlir:4:3"
     assert e.value.notes
+
+
+# ---- region shapes ----------------------------------------------------------------------------
+
+
+def test_if_without_else_in_loop(prog):
+    m, lib = prog
+    x0, w, wt = np.array([0.5, -0.3, -1.2, 0.8]), 0.7, np.array([1.0, 2.0, -1.0, 0.5])
+
+    def run(xx, ww):
+        c = xx.copy()
+        lib.masked(c, ww)
+        return float(wt @ c)
+
+    dx = wt.copy()
+    dw = _grad(m, "masked", ["dup", "active"])(x0.copy(), dx, w)
+    assert dw == pytest.approx(_fd(lambda t: run(x0, t), w), rel=1e-6)
+    probe = x0.copy()
+    np.testing.assert_allclose(dx, _fd_array(lambda: run(probe, w), probe), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_loop_inside_if(prog, flag):
+    m, lib = prog
+    x0, w = np.array([0.5, -0.3, 1.2]), 0.9
+    dx = np.zeros(3)
+    dw = _grad(m, "loop_in_if", ["dup", "active", "const"])(x0.copy(), dx, w, flag)
+    assert dw == pytest.approx(_fd(lambda t: lib.loop_in_if(x0, t, flag), w), rel=1e-6)
+    probe = x0.copy()
+    np.testing.assert_allclose(dx, _fd_array(lambda: lib.loop_in_if(probe, w, flag), probe), rtol=1e-6, atol=1e-10)
+
+
+def test_outer_value_in_inner_loop_both_modes(prog):
+    m, lib = prog
+    rng = np.random.default_rng(1)
+    A0, y0 = rng.standard_normal((3, 4)) * 0.5, rng.standard_normal(3) * 0.5
+
+    def run(A, y):
+        return lib.outer_value(A, y.copy())
+
+    dA, dy = np.zeros_like(A0), np.zeros_like(y0)
+    _grad(m, "outer_value", ["dup", "dup"])(A0.copy(), dA, y0.copy(), dy)
+    pA, py = A0.copy(), y0.copy()
+    np.testing.assert_allclose(dA, _fd_array(lambda: run(pA, y0), pA), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dy, _fd_array(lambda: run(A0, py), py), rtol=1e-6, atol=1e-9)
+    tA, ty = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    d = _tan(m, "outer_value", ["dup", "dup"])(A0.copy(), tA, y0.copy(), ty.copy())
+    assert d == pytest.approx(_fd(lambda s: run(A0 + s * tA, y0 + s * ty), 0.0), rel=1e-6)

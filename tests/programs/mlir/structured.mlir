@@ -385,3 +385,68 @@ func.func @triangle_cached(%x: memref<?xf64>) -> f64 {
   }
   func.return %r : f64
 }
+
+// An scf.if without else or results inside a loop, storing in place.
+func.func @masked(%x: memref<4xf64>, %w: f64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %x[%i] : memref<4xf64>
+    %neg = arith.cmpf olt, %v, %zero : f64
+    scf.if %neg {
+      %s = arith.mulf %v, %w : f64
+      %t = math.sin %s : f64
+      memref.store %t, %x[%i] : memref<4xf64>
+    }
+  }
+  func.return
+}
+
+// A loop inside a top-level scf.if: its caches are allocated before the if.
+func.func @loop_in_if(%x: memref<3xf64>, %w: f64, %flag: i1) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.if %flag -> (f64) {
+    %q = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %w) -> (f64) {
+      %v = memref.load %x[%i] : memref<3xf64>
+      %p = arith.mulf %acc, %v : f64
+      %t = math.tanh %p : f64
+      scf.yield %t : f64
+    }
+    scf.yield %q : f64
+  } else {
+    %m = arith.mulf %w, %w : f64
+    scf.yield %m : f64
+  }
+  func.return %r : f64
+}
+
+// An outer iteration's value used nonlinearly by the inner loop; the rows written back.
+func.func @outer_value(%A: memref<3x4xf64>, %y: memref<3xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%tot = %zero) -> (f64) {
+    %yi = memref.load %y[%i] : memref<3xf64>
+    %o = math.exp %yi : f64
+    %ot = arith.mulf %o, %tot : f64
+    %u = arith.addf %ot, %yi : f64
+    %s = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %tot) -> (f64) {
+      %a = memref.load %A[%i, %j] : memref<3x4xf64>
+      %p = arith.mulf %u, %a : f64
+      %t = math.sin %p : f64
+      %q = arith.mulf %t, %acc : f64
+      %acc2 = arith.addf %q, %t : f64
+      scf.yield %acc2 : f64
+    }
+    memref.store %s, %y[%i] : memref<3xf64>
+    scf.yield %s : f64
+  }
+  func.return %r : f64
+}
