@@ -95,8 +95,8 @@ def main(reps: int = 7) -> None:
         for _ in range(reps):  # interleaved: both see the same machine
             ts.append(_time(structured, make, 1))
             tl.append(_time(low, make, 1))
-        s, l = min(ts), min(tl)
-        print(f"| {name} | {size} | {s * 1e3:.2f} ms | {l * 1e3:.2f} ms | {s / l:.2f} | {_bytes(cache_bytes)} "
+        s, lo = min(ts), min(tl)
+        print(f"| {name} | {size} | {s * 1e3:.2f} ms | {lo * 1e3:.2f} ms | {s / lo:.2f} | {_bytes(cache_bytes)} "
               f"({len(caches)} memrefs) | {_bytes(max(kept, 0))} |")  # fmt: skip
 
 
