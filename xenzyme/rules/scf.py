@@ -7,7 +7,7 @@ the loop-carried values and of the outer values its body uses:
       ==>
     %n = <trip count>
     %a:2 = scf.for %k = %c0 to %n step %c1 iter_args(%dq = <adjoint of %r>, %dx = <adjoint of %x>) {
-      %j = %n - 1 - %k ; %i = %lb + %j * %s       // the iteration reversed
+      %j = (%n - 1) - %k ; %i = %lb + %j * %s     // the iteration reversed
       <reverse of the body: adjoint of %q is %dq>
       scf.yield <adjoint of %p>, %dx'
     }
@@ -44,10 +44,11 @@ def _for(ctx: Ctx, op: Operation) -> None:
     inits = seeds + [ctx.current_adjoint(v) for v in free]
     lb, step = ctx.get(op.lb), ctx.get(op.step)
     n = ctx.e.trip_count(lb, ctx.get(op.ub), step)
+    last = ctx.e.subi(n, ctx.e.const(1, index))
     block = Block(arg_types=[index, *[v.type for v in inits]])
     loop = scf.ForOp(ctx.e.const(0, index), n, ctx.e.const(1, index), inits, Region(block))
     ctx.e.emit(loop)
-    with ctx.region(body, block, (lb, step, n)):
+    with ctx.region(body, block, (lb, step, last)):
         for v, a in zip(free, block.args[1 + len(carried):], strict=True):
             ctx.set_adjoint(v, a)
         for i, a in zip(carried, block.args[1:1 + len(carried)], strict=True):

@@ -31,11 +31,42 @@ from xdsl.rewriter import InsertPoint, Rewriter
 index = IndexType()
 
 
-class StructuredEmitter:
-    """Builds arith/math/memref/scf ops, each inserted at `point` (which stays after them)."""
+class ConstantPool:
+    """The constants a derivative function uses, each made once at the start of its entry block
+    (where they dominate every use): the reversed loops do not repeat them."""
 
-    def __init__(self, point: InsertPoint):
+    def __init__(self, entry: Block):
+        self.entry = entry
+        self.values: dict[tuple[str, str], SSAValue] = {}
+        self.last: Operation | None = None
+
+    def get(self, v: float | int, t: Attribute) -> SSAValue:
+        key = (repr(float(v) if isinstance(t, AnyFloat) else int(v)), str(t))
+        if key not in self.values:
+            op = _constant(v, t)
+            if self.last is not None:
+                Rewriter.insert_op(op, InsertPoint.after(self.last))
+            else:
+                Rewriter.insert_op(op, InsertPoint.at_start(self.entry))
+            self.last = op
+            self.values[key] = op.results[0]
+        return self.values[key]
+
+
+def _constant(v: float | int, t: Attribute) -> Operation:
+    if isinstance(t, AnyFloat):
+        return arith.ConstantOp(FloatAttr(float(v), t))
+    assert isinstance(t, IndexType | IntegerType)
+    return arith.ConstantOp(IntegerAttr(int(v), t))
+
+
+class StructuredEmitter:
+    """Builds arith/math/memref/scf ops, each inserted at `point` (which stays after them);
+    constants come from `pool` when one is given."""
+
+    def __init__(self, point: InsertPoint, pool: ConstantPool | None = None):
         self.point = point
+        self.pool = pool
 
     def emit(self, op: Operation) -> Operation:
         Rewriter.insert_op(op, self.point)
@@ -45,21 +76,21 @@ class StructuredEmitter:
         return self.emit(op).results[0]
 
     @staticmethod
-    def at_end(block: Block) -> StructuredEmitter:
-        return StructuredEmitter(InsertPoint.at_end(block))
+    def at_end(block: Block, pool: ConstantPool | None = None) -> StructuredEmitter:
+        return StructuredEmitter(InsertPoint.at_end(block), pool)
 
     @staticmethod
-    def after(op: Operation) -> StructuredEmitter:
+    def after(op: Operation, pool: ConstantPool | None = None) -> StructuredEmitter:
         nxt = op.next_op
-        return StructuredEmitter(InsertPoint.before(nxt) if nxt is not None else InsertPoint.at_end(op.parent_block()))  # type: ignore[arg-type]
+        return StructuredEmitter(InsertPoint.before(nxt) if nxt is not None else InsertPoint.at_end(op.parent_block()),  # type: ignore[arg-type]
+                                 pool)  # fmt: skip
 
     # ---- constants and float arithmetic ---------------------------------------------------
 
     def const(self, v: float | int, t: Attribute) -> SSAValue:
-        if isinstance(t, AnyFloat):
-            return self.value(arith.ConstantOp(FloatAttr(float(v), t)))
-        assert isinstance(t, IndexType | IntegerType)
-        return self.value(arith.ConstantOp(IntegerAttr(int(v), t)))
+        if self.pool is not None:
+            return self.pool.get(v, t)
+        return self.value(_constant(v, t))
 
     def zero(self, t: Attribute) -> SSAValue:
         return self.const(0, t)
@@ -148,7 +179,7 @@ class StructuredEmitter:
             body.add_op(scf.YieldOp())
             e.emit(scf.ForOp(e.const(0, index), ub, e.const(1, index), [], body))
             ivs.append(body.args[0])
-            e = StructuredEmitter(InsertPoint.before(body.last_op))  # type: ignore[arg-type]
+            e = StructuredEmitter(InsertPoint.before(body.last_op), self.pool)  # type: ignore[arg-type]
         e.store(v, m, ivs)
 
 
@@ -225,7 +256,7 @@ class StructuredReverseContext(Protocol):
     def region(self, primal: Block | None, block: Block,
                loop: tuple[SSAValue, SSAValue, SSAValue] | None = None) -> AbstractContextManager[None]:
         """Reverse into `block` the ops of `primal` (the body of an scf.for when `loop` gives
-        its (lb, step, trip count) and `block`'s first argument counts up, or a branch)."""
+        its (lb, step, trip count - 1) and `block`'s first argument counts up, or a branch)."""
         ...
 
     def reverse_ops(self, primal: Block) -> None:
@@ -298,4 +329,4 @@ def walk_values(op: Operation) -> Iterator[SSAValue]:
         yield from o.operands
 
 
-__all__ = ["StructuredEmitter", "StructuredForwardContext", "StructuredReverseContext", "constant_int", "i1", "index", "is_float", "reverse_zero"]
+__all__ = ["ConstantPool", "StructuredEmitter", "StructuredForwardContext", "StructuredReverseContext", "constant_int", "i1", "index", "is_float", "reverse_zero"]

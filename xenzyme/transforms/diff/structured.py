@@ -41,6 +41,7 @@ from xenzyme.analysis.structured_activity import varied_values
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import OpRule, rule_for
 from xenzyme.rules.structured import (
+    ConstantPool,
     StructuredEmitter,
     constant_int,
     index,
@@ -190,6 +191,7 @@ class _Builder:
         fn.body.clone_into(region, value_mapper=self.fwd_map, block_mapper={})
         self.fwd_ops = dict(zip(fn.body.walk(), region.walk(), strict=True))
         new_entry = region.blocks[0]
+        self.pool = ConstantPool(new_entry)
         inputs, results, pos = [], [], 0
         for p, a in zip(params, self.activity, strict=True):
             inputs.append(p.type)
@@ -218,7 +220,7 @@ class _Builder:
             if op is ret_op:
                 continue
             if rule.augment is not None:
-                self.e = StructuredEmitter.after(self.fwd_ops[op])
+                self.e = StructuredEmitter.after(self.fwd_ops[op], self.pool)
                 rule.augment(self, op)  # type: ignore[arg-type]
             if rule.emits_primal:
                 Rewriter.erase_op(self.fwd_ops[op])
@@ -229,7 +231,7 @@ class _Builder:
         """Memrefs the function writes (a call's callee is checked apart: see `derivative`)."""  # fmt: skip
         # The reverse sweep, before the copy of the return.
         fwd_ret = self.fwd_ops[ret_op]
-        self.e = StructuredEmitter(InsertPoint.before(fwd_ret))
+        self.e = StructuredEmitter(InsertPoint.before(fwd_ret), self.pool)
         self.frames = [_Frame(entry, new_entry)]
         if seed is not None:
             self.accumulate(ret_op.operands[0], seed)
@@ -319,13 +321,15 @@ class _Builder:
                loop: tuple[SSAValue, SSAValue, SSAValue] | None = None) -> Iterator[None]:  # fmt: skip
         outer_e = self.e
         frame = _Frame(primal, block)
-        self.e = StructuredEmitter.at_end(block)
+        self.e = StructuredEmitter.at_end(block, self.pool)
         if loop is not None:
             assert primal is not None
-            lb, step, n = loop
+            lb, step, last = loop
             e = self.e
-            j = e.subi(e.subi(n, e.const(1, index)), block.args[0])
+            j = e.subi(last, block.args[0])
             iv = j if constant_int(lb) == 0 and constant_int(step) == 1 else e.addi(lb, e.muli(j, step))
+            if primal.args[0].name_hint:
+                iv.name_hint = f"{primal.args[0].name_hint}_rev"
             frame.loop, frame.iteration, frame.head = primal.parent_op(), j, iv.owner  # type: ignore[assignment]
             frame.values[primal.args[0]] = iv
         self.frames.append(frame)
@@ -372,6 +376,7 @@ class _Builder:
         cache, loops = self._cache(v)
         idx = [f.iteration for f in self.frames if f.loop is not None and f.loop in loops]
         load = frame.put(memref.LoadOp.get(cache, idx))  # type: ignore[arg-type]
+        load.results[0].name_hint = v.name_hint
         frame.values[v] = load.results[0]
         return load.results[0]
 
@@ -397,7 +402,7 @@ class _Builder:
         around.reverse()
         outermost = around[0]
         loops = [o for o in around if isinstance(o, scf.ForOp)]
-        fe = StructuredEmitter(InsertPoint.before(self.fwd_ops[outermost]))
+        fe = StructuredEmitter(InsertPoint.before(self.fwd_ops[outermost]), self.pool)
         shape, sizes = [], []
         for loop in loops:
             assert isinstance(loop, scf.ForOp)
@@ -411,6 +416,7 @@ class _Builder:
             if c is None:
                 sizes.append(fe.trip_count(*bounds))
         cache = fe.alloc(MemRefType(v.type, shape), sizes)
+        cache.name_hint = f"{v.name_hint}_cache" if v.name_hint else "cache"
         self.cache_memrefs.append(cache)
         idx = [self._fwd_iteration(loop) for loop in loops]
         if isinstance(v, BlockArgument):
@@ -436,7 +442,7 @@ class _Builder:
         if constant_int(lb) == 0 and constant_int(step) == 1:
             k = iv
         else:
-            e = StructuredEmitter(InsertPoint.at_start(body))
+            e = StructuredEmitter(InsertPoint.at_start(body), self.pool)
             k = e.divsi(e.subi(iv, lb), step)
         self.fwd_iteration[loop] = k
         return k
@@ -499,7 +505,8 @@ class _ForwardBuilder:
         ret_op = entry.last_op
         assert isinstance(ret_op, func.ReturnOp)
         outputs = list(fn.function_type.outputs.data)
-        self.e = StructuredEmitter.at_end(block)
+        self.pool = ConstantPool(block)
+        self.e = StructuredEmitter.at_end(block, self.pool)
         self.forward_ops(entry)
         floats = [v for v in ret_op.operands if isinstance(v.type, AnyFloat)]
         self.e.emit(func.ReturnOp(*[self.get(v) for v in ret_op.operands], *[t for v in floats for t in self.tangent(v)]))
@@ -542,7 +549,7 @@ class _ForwardBuilder:
     @contextmanager
     def region(self, primal: Block, block: Block) -> Iterator[None]:
         outer = self.e
-        self.e = StructuredEmitter.at_end(block)
+        self.e = StructuredEmitter.at_end(block, self.pool)
         try:
             yield
         finally:

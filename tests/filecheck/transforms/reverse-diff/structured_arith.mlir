@@ -8,10 +8,10 @@
 // CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
 // CHECK-NEXT:    %d = func.call @diffe_f(%x, %y, %[[ONE]]) : (f64, f64, f64) -> f64
 // CHECK-LABEL: func.func private @diffe_f(%x: f64, %y: f64, %seed: f64) -> f64
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK:         %e = math.exp %n : f64
 // CHECK-NEXT:    %[[DE:.*]] = arith.mulf %seed, %e : f64
 // CHECK-NEXT:    %[[DS:.*]] = arith.negf %[[DE]] : f64
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT:    %[[DQ:.*]] = arith.select %c, %[[DS]], %[[Z]] : f64
 // CHECK-NEXT:    %[[DX1:.*]] = arith.select %c, %[[Z]], %[[DS]] : f64
 // CHECK-NEXT:    %[[DP:.*]] = arith.divf %[[DQ]], %y : f64

@@ -7,29 +7,28 @@
 // count), not reloaded; the branch's exp is recomputed in the reversed branch.
 
 // CHECK-LABEL: func.func private @diffe_f(%a: memref<5xf64>, %da: memref<5xf64>, %w: f64, %seed: f64) -> f64
-// CHECK:         %[[CACHE:.*]] = memref.alloc() : memref<5xf64>
+// CHECK:         %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK:         %v_cache = memref.alloc() : memref<5xf64>
 // CHECK:           %v = memref.load %a[%i] : memref<5xf64>
-// CHECK-NEXT:      memref.store %v, %[[CACHE]][%i] : memref<5xf64>
-// CHECK:         scf.for %{{.*}} iter_args(%[[DACC:.*]] = %seed, %[[DW:.*]] = %{{.*}}) -> (f64, f64) {
-// CHECK:           %[[LAST:.*]] = arith.subi
-// CHECK-NEXT:      %[[I:.*]] = arith.subi %[[LAST]]
-// CHECK-NEXT:      %[[V:.*]] = memref.load %[[CACHE]][%[[I]]] : memref<5xf64>
-// CHECK-NEXT:      %[[POS:.*]] = arith.cmpf ogt, %[[V]], %zero : f64
-// CHECK-NEXT:      %[[DY:.*]] = memref.load %da[%[[I]]] : memref<5xf64>
-// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f64
-// CHECK-NEXT:      memref.store %[[Z]], %da[%[[I]]] : memref<5xf64>
+// CHECK-NEXT:      memref.store %v, %v_cache[%i] : memref<5xf64>
+// CHECK:         scf.for %{{.*}} iter_args(%[[DACC:.*]] = %seed, %[[DW:.*]] = %[[Z]]) -> (f64, f64) {
+// CHECK-NEXT:      %i_rev = arith.subi
+// CHECK-NEXT:      %v_1 = memref.load %v_cache[%i_rev] : memref<5xf64>
+// CHECK-NEXT:      %pos_1 = arith.cmpf ogt, %v_1, %zero : f64
+// CHECK-NEXT:      %[[DY:.*]] = memref.load %da[%i_rev] : memref<5xf64>
+// CHECK-NEXT:      memref.store %[[Z]], %da[%i_rev] : memref<5xf64>
 // CHECK-NEXT:      %[[DY2:.*]] = arith.addf %[[DACC]], %[[DY]] : f64
-// CHECK:           %[[DV:.*]], %[[DW2:.*]] = scf.if %[[POS]] -> (f64, f64) {
+// CHECK-NEXT:      %[[DV:.*]], %[[DW2:.*]] = scf.if %pos_1 -> (f64, f64) {
 // CHECK:             scf.yield %{{.*}}, %{{.*}} : f64, f64
 // CHECK-NEXT:      } else {
-// CHECK-NEXT:        %{{.*}} = math.exp %[[V]] : f64
+// CHECK-NEXT:        %e_1 = math.exp %v_1 : f64
 // CHECK:             scf.yield %{{.*}}, %{{.*}} : f64, f64
 // CHECK-NEXT:      }
-// CHECK-NEXT:      %[[OLD:.*]] = memref.load %da[%[[I]]] : memref<5xf64>
+// CHECK-NEXT:      %[[OLD:.*]] = memref.load %da[%i_rev] : memref<5xf64>
 // CHECK-NEXT:      %[[NEW:.*]] = arith.addf %[[OLD]], %[[DV]] : f64
-// CHECK-NEXT:      memref.store %[[NEW]], %da[%[[I]]] : memref<5xf64>
+// CHECK-NEXT:      memref.store %[[NEW]], %da[%i_rev] : memref<5xf64>
 // CHECK-NEXT:      scf.yield %[[DACC]], %[[DW2]] : f64, f64
-// CHECK:         memref.dealloc %[[CACHE]] : memref<5xf64>
+// CHECK:         memref.dealloc %v_cache : memref<5xf64>
 func.func @f(%a: memref<5xf64>, %w: f64) -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -4,17 +4,18 @@
 // contribution is the seed times the op's partial derivative, in arith and math.
 
 // CHECK-LABEL: func.func private @diffe_f(%x: f64, %seed: f64) -> f64
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK-DAG:     %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
 // pow(q, x): d/dq = x q^(x-1), d/dx = y log q
-// CHECK:         %[[XM1:.*]] = arith.subf %x, %{{.*}} : f64
+// CHECK:         %[[XM1:.*]] = arith.subf %x, %[[ONE]] : f64
 // CHECK-NEXT:    %[[PW:.*]] = math.powf %q, %[[XM1]] : f64
 // CHECK:         %{{.*}} = math.log %q : f64
 // sqrt: 0.5 / y
-// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
-// CHECK-NEXT:    %{{.*}} = arith.divf %[[HALF]], %r : f64
+// CHECK:         %{{.*}} = arith.divf %[[HALF]], %r : f64
 // tanh: 1 - y^2
 // CHECK:         %{{.*}} = arith.mulf %t, %t : f64
 // log: 1 / x
-// CHECK:         %{{.*}} = arith.divf %{{.*}}, %s2 : f64
+// CHECK:         %{{.*}} = arith.divf %[[ONE]], %s2 : f64
 // sin: cos x
 // CHECK:         %{{.*}} = math.cos %x : f64
 // CHECK:         func.return
