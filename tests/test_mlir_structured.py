@@ -431,3 +431,31 @@ def test_outer_value_in_inner_loop_both_modes(prog):
     tA, ty = rng.standard_normal((3, 4)), rng.standard_normal(3)
     d = _tan(m, "outer_value", ["dup", "dup"])(A0.copy(), tA, y0.copy(), ty.copy())
     assert d == pytest.approx(_fd(lambda s: run(A0 + s * tA, y0 + s * ty), 0.0), rel=1e-6)
+
+
+_TWO_ACTIVE = """\
+func.func @f(%x: f64, %y: f64) -> f64 {
+  %p = arith.mulf %x, %y : f64
+  %s = math.sin %p : f64
+  func.return %s : f64
+}
+
+func.func @df(%x: f64, %y: f64, %out: memref<2xf64>) {
+  %d = autodiff.autodiff @f(%x, %y) activity [active, active] ret active : (f64, f64) -> !llvm.struct<(f64, f64)>
+  %a = llvm.extractvalue %d[0] : !llvm.struct<(f64, f64)>
+  %b = llvm.extractvalue %d[1] : !llvm.struct<(f64, f64)>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  memref.store %a, %out[%c0] : memref<2xf64>
+  memref.store %b, %out[%c1] : memref<2xf64>
+  func.return
+}
+"""
+
+
+def test_request_with_two_derivatives_in_the_program():
+    """A request returning a struct of two derivatives, built at the structured level."""
+    lib = xz.compile(xz.load(_TWO_ACTIVE, language="mlir"))
+    out = np.zeros(2)
+    lib.df(0.7, 1.3, out)
+    np.testing.assert_allclose(out, [math.cos(0.91) * 1.3, math.cos(0.91) * 0.7], rtol=1e-12)  # exact

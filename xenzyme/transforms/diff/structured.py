@@ -619,8 +619,8 @@ def tangent_entry(module: ModuleOp, function: str, activity: Sequence[str], widt
 
 def differentiate_requests(module: ModuleOp) -> bool:
     """Replace each `autodiff.autodiff` request on a `func.func` by a call of the derivative
-    the structured level builds, where it can; whether requests are left for the llvm level
-    (those of functions it cannot take, and those returning several derivatives in a struct)."""
+    the structured level builds, where it can (several derivatives: the request's struct of them
+    built from the call's results); whether requests are left for the llvm level."""
     from xenzyme.dialects import autodiff as ad
     from xenzyme.rules.structured import StructuredEmitter as E
 
@@ -629,8 +629,7 @@ def differentiate_requests(module: ModuleOp) -> bool:
         left |= not _forward_request(module, req)
     for req in [o for o in module.walk() if isinstance(o, ad.AutodiffOp)]:
         acts, ret = req.activities, req.ret_activity.data
-        if sum(a == "active" for a in acts) > 1 or req.callee.string_value() not in {
-                f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}:  # fmt: skip
+        if req.callee.string_value() not in {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}:
             left = True
             continue
         gen = StructuredGenerator(module)
@@ -645,11 +644,21 @@ def differentiate_requests(module: ModuleOp) -> bool:
         args = list(req.args)
         if ret == "active":
             args.append(e.const(1.0, target.function_type.outputs.data[0]))
-        call = func.CallOp(name, args, [r.type for r in req.results])
+        outs = [t for t, a in zip(target.function_type.inputs.data, acts, strict=True) if a == "active"]
+        call = func.CallOp(name, args, outs)
         call.location = req.location
         e.emit(call)
-        for old, new in zip(req.results, call.results, strict=True):
-            old.replace_all_uses_with(new)
+        result = call.results[0] if len(outs) == 1 else None
+        if len(outs) > 1 and req.results:  # several derivatives: the request's literal struct of them
+            import xdsl.dialects.llvm as xllvm
+            from xdsl.dialects.builtin import DenseArrayBase, i64
+
+            acc = e.value(xllvm.UndefOp(req.results[0].type))
+            for k, r in enumerate(call.results):
+                acc = e.value(xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [k]), acc, r))
+            result = acc
+        if req.results and result is not None:
+            req.results[0].replace_all_uses_with(result)
         Rewriter.erase_op(req)
     return left
 
