@@ -459,3 +459,11 @@ def test_request_with_two_derivatives_in_the_program():
     out = np.zeros(2)
     lib.df(0.7, 1.3, out)
     np.testing.assert_allclose(out, [math.cos(0.91) * 1.3, math.cos(0.91) * 0.7], rtol=1e-12)  # exact
+
+
+def test_inner_bound_constant_inside_outer_loop(prog):
+    m, lib = prog
+    x = np.array([0.3, 0.9, -0.5, 1.1])
+    dx = np.zeros(4)
+    _grad(m, "inner_constant", ["dup"])(x, dx)
+    np.testing.assert_allclose(dx, _fd_array(lambda: lib.inner_constant(x), x), rtol=1e-6)

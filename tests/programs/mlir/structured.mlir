@@ -450,3 +450,22 @@ func.func @outer_value(%A: memref<3x4xf64>, %y: memref<3xf64>) -> f64 {
   }
   func.return %r : f64
 }
+
+// An inner bound that is a constant written inside the outer loop: still a static cache shape.
+func.func @inner_constant(%x: memref<4xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = arith.constant 1.0 : f64
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%p = %one) -> (f64) {
+    %c4 = arith.constant 4 : index
+    %s = scf.for %j = %c0 to %c4 step %c1 iter_args(%acc = %p) -> (f64) {
+      %v = memref.load %x[%j] : memref<4xf64>
+      %m = arith.mulf %acc, %v : f64
+      %t = math.sin %m : f64
+      scf.yield %t : f64
+    }
+    scf.yield %s : f64
+  }
+  func.return %r : f64
+}

@@ -406,15 +406,15 @@ class _Builder:
         shape, sizes = [], []
         for loop in loops:
             assert isinstance(loop, scf.ForOp)
+            c = static_trip_count(loop.lb, loop.ub, loop.step)
+            shape.append(c if c is not None else DYNAMIC_INDEX)
+            if c is not None:
+                continue
             for bound in (loop.lb, loop.ub, loop.step):
                 if _inside(bound, outermost):
                     _unsupported(loop, "has bounds that change inside an enclosing loop: the structured reverse "
                                  "mode sizes its caches by trip counts known before the outermost loop starts")  # fmt: skip
-            bounds = (self.fwd_map[loop.lb], self.fwd_map[loop.ub], self.fwd_map[loop.step])
-            c = static_trip_count(*bounds)
-            shape.append(c if c is not None else DYNAMIC_INDEX)
-            if c is None:
-                sizes.append(fe.trip_count(*bounds))
+            sizes.append(fe.trip_count(self.fwd_map[loop.lb], self.fwd_map[loop.ub], self.fwd_map[loop.step]))
         cache = fe.alloc(MemRefType(v.type, shape), sizes)
         cache.name_hint = f"{v.name_hint}_cache" if v.name_hint else "cache"
         self.cache_memrefs.append(cache)
