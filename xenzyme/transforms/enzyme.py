@@ -38,10 +38,11 @@ each needed value as it is instead of choosing the caches by a minimum cut;
 keeping them for the next call.
 
 A structured module (func/arith/math/scf/cf/memref) holds its derivative requests as
-`autodiff.autodiff` / `autodiff.fwddiff` ops on `func.func`s: the reverse-mode ones the
-structured level can take are differentiated there first (xenzyme/transforms/diff/structured.py),
-then the module is lowered to llvm; LLVM's optimiser cannot carry the requests left, so such a
-module skips `preopt` and is differentiated as lowered.
+`autodiff.autodiff` / `autodiff.fwddiff` ops on `func.func`s: those the structured level can
+take are differentiated there first (xenzyme/transforms/diff/structured.py; a forward request
+whose function holds a reverse one is not, so forward over reverse still differentiates the
+lowered gradient), then the module is lowered to llvm; LLVM's optimiser cannot carry the
+requests left, so such a module skips `preopt` and is differentiated as lowered.
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
