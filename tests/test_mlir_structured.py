@@ -467,3 +467,33 @@ def test_inner_bound_constant_inside_outer_loop(prog):
     dx = np.zeros(4)
     _grad(m, "inner_constant", ["dup"])(x, dx)
     np.testing.assert_allclose(dx, _fd_array(lambda: lib.inner_constant(x), x), rtol=1e-6)
+
+
+_SECOND = """\
+func.func @f(%x: f64) -> f64 {
+  %x2 = arith.mulf %x, %x : f64
+  %x3 = arith.mulf %x2, %x : f64
+  %s = math.sin %x3 : f64
+  func.return %s : f64
+}
+
+func.func @g(%x: f64) -> f64 {
+  %d = autodiff.autodiff @f(%x) activity [active] ret active : (f64) -> f64
+  func.return %d : f64
+}
+
+func.func @h(%x: f64) -> f64 {
+  %one = arith.constant 1.0 : f64
+  %t = autodiff.fwddiff @g(%x, %one) activity [dup] ret dupnoneed : (f64, f64) -> f64
+  func.return %t : f64
+}
+"""
+
+
+def test_forward_over_reverse_requests():
+    """g = f' by a reverse request (structured), h = g' by a forward request over it."""
+    lib = xz.compile(xz.load(_SECOND, language="mlir"))
+    x = 0.8
+    g = lambda t: math.cos(t**3) * 3 * t * t  # noqa: E731
+    assert lib.g(x) == pytest.approx(g(x), rel=1e-12)  # exact
+    assert lib.h(x) == pytest.approx(_fd(g, x), rel=1e-6)
