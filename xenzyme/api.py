@@ -428,6 +428,8 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
     from xenzyme.backend.memrefs import MemrefCall
 
     forward = kind == "tangent"
+    if (structured := _structured_gradient(module, function, activity, postopt, width if forward else 0)) is not None:
+        return structured
     lowered, types, given, expanded = _lower_structured(module, function, activity, forward)
     pre = _structured_preopt(lowered, preopt)
     if forward:
@@ -435,6 +437,31 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
         return MemrefCall(inner, function, types, given, width)
     return MemrefCall(gradient(lowered, function, expanded, preopt=pre, postopt=postopt, cache=cache),
                       function, types, given)  # fmt: skip
+
+
+def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, postopt: int,
+                         width: int = 0) -> Any:  # fmt: skip
+    """`gradient` (or with a `width`, `tangent`) differentiated at the structured level
+    (xenzyme/transforms/diff/structured.py), lowered and compiled; None when that level cannot
+    take the function (it is then lowered to llvm first and differentiated there)."""
+    from xenzyme.backend.memrefs import GradientCall
+    from xenzyme.transforms.diff.structured import gradient_entry, tangent_entry
+    from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+    types, acts = _structured_activities(module, function, activity, width > 0)
+    module = module.clone()
+    made = tangent_entry(module, function, acts, width) if width else gradient_entry(module, function, acts)
+    if made is None:
+        return None
+    entry, outs = made
+    if any(o.dialect_name() == "autodiff" for o in module.walk()):  # the module's own requests too
+        from xenzyme.transforms.enzyme import EnzymePass
+
+        EnzymePass(preopt=2, postopt=0).apply(context(), module)
+    else:
+        LowerStructuredPass().apply(context(), module)
+    jit = JITModule(module, opt_level=max(postopt, 1))
+    return GradientCall(jit.function(entry), function, types, acts, outs, max(width, 1))
 
 
 def _structured_signatures(module: ModuleOp) -> dict[str, list]:
@@ -447,11 +474,21 @@ def _structured_signatures(module: ModuleOp) -> dict[str, list]:
 def _lower_structured(module: ModuleOp, function: str, activity: Sequence[str] | None, forward: bool):
     """A structured module lowered to llvm (a copy), for `gradient`/`tangent` of `function`:
     (module, parameter types, activities as given, activities of the lowered parameters)."""
+    from xenzyme.transforms.convert_func_to_llvm import expand_activity
+    from xenzyme.transforms.lower_structured import LowerStructuredPass
+
+    types, acts = _structured_activities(module, function, activity, forward)
+    module = module.clone()
+    LowerStructuredPass().apply(context(), module)
+    return module, types, acts, expand_activity(types, acts)
+
+
+def _structured_activities(module: ModuleOp, function: str, activity: Sequence[str] | None,
+                           forward: bool) -> tuple[list, list[str]]:  # fmt: skip
+    """The parameter types of `function` and its activities (defaults filled in), checked."""
     from xdsl.dialects.builtin import AnyFloat, MemRefType
 
     from xenzyme.dialects import autodiff as ad
-    from xenzyme.transforms.convert_func_to_llvm import expand_activity
-    from xenzyme.transforms.lower_structured import LowerStructuredPass
 
     types = _structured_signatures(module).get(function)
     if types is None:
@@ -480,9 +517,7 @@ def _lower_structured(module: ModuleOp, function: str, activity: Sequence[str] |
                                if not forward else ["mark integers 'const'"])  # fmt: skip
         if isinstance(t, MemRefType) and a == "active":
             raise XenzymeError(f"{who} is a memref marked 'active'", notes=["mark it 'dup' and pass a shadow array"])
-    module = module.clone()
-    LowerStructuredPass().apply(context(), module)
-    return module, types, acts, expand_activity(types, acts)
+    return types, acts
 
 
 def _structured_preopt(module: ModuleOp, preopt: int) -> int:

@@ -20,7 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IndexType, IntegerType, MemRefType, NoneAttr, StridedLayoutAttr, i64
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    i64,
+)
 from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute
 
@@ -147,15 +156,26 @@ class MemrefCall:
         return 1 + (self.width if a in ("dup", "dupnoneed") else 0)
 
     def __call__(self, *args: Any) -> Any:
+        out: list[Any] = []
+        for t, fields in self._arguments(args):
+            if isinstance(t, MemRefType):
+                out += [f[0] for f in fields] + [f[1] for f in fields] + fields[0][2:]
+            else:
+                out += fields
+        return self.inner(*out)
+
+    def _arguments(self, args: Sequence[Any]) -> list[tuple[Attribute, list[Any]]]:
+        """Per parameter, its type and: for a memref, the descriptor fields of the array and of
+        each shadow (checked to match); else the values given."""
         want = sum(self._count(a) for a in self.activity)
         if len(args) != want:
             raise XenzymeError(f"{self.name}() takes {want} argument{'s' if want != 1 else ''}, {len(args)} given")
-        out: list[Any] = []
+        out: list[tuple[Attribute, list[Any]]] = []
         it = iter(args)
         for i, (t, a) in enumerate(zip(self.types, self.activity, strict=True)):
             values = [next(it) for _ in range(self._count(a))]
             if not isinstance(t, MemRefType):
-                out += values
+                out.append((t, values))
                 continue
             roles = [f"argument {i}"] + [f"shadow {k + 1} of argument {i}" if self.width > 1 else
                                          f"the shadow of argument {i}" for k in range(len(values) - 1)]  # fmt: skip
@@ -170,8 +190,34 @@ class MemrefCall:
                     if f[0] is fields[0][0] or (f[0].size and np_shares(f[0], fields[0][0])):
                         raise XenzymeError(f"{self.name}(): {r} shares memory with the argument",
                                            notes=["pass a separate array, e.g. np.zeros_like(a)"])  # fmt: skip
-            out += [f[0] for f in fields] + [f[1] for f in fields] + fields[0][2:]
-        return self.inner(*out)
+            out.append((t, fields))
+        return out
+
+
+class GradientCall(MemrefCall):
+    """A derivative built at the structured level, called like `xz.gradient`'s (or
+    `xz.tangent`'s): the function's arguments, each `dup` one followed by its shadow arrays (or
+    tangents); returns the derivatives of the `active` arguments (the tangents of the result):
+    one float, a tuple, or None.  The compiled entry takes each shadow as a memref parameter of
+    its own, then a rank-0 memref per number it writes."""
+
+    def __init__(self, inner: Any, name: str, types: Sequence[Attribute], activity: Sequence[str],
+                 outs: Sequence[Attribute], width: int = 1):  # fmt: skip
+        super().__init__(inner, name, types, activity, width)
+        self.outs = list(outs)
+
+    def __call__(self, *args: Any) -> Any:
+        import numpy as np
+
+        out: list[Any] = []
+        for _, fields in self._arguments(args):
+            out += [x for f in fields for x in f] if fields and isinstance(fields[0], list) else fields
+        results = [np.zeros((), dtype=numpy_dtype(t)) for t in self.outs]
+        for r in results:
+            out += [r, r, 0]
+        self.inner(*out)
+        values = [float(r[()]) for r in results]
+        return None if not values else values[0] if len(values) == 1 else tuple(values)
 
 
 def np_shares(a: Any, b: Any) -> bool:

@@ -12,6 +12,9 @@
     gpu.py           the gpu layer: thread ids, barriers, block-wide atomic additions
     registry.py      rules users register from Python (`xenzyme.derivative`)
     copy_helpers.py  the helper functions that move derivatives through memcpy/memmove
+    arith.py, math.py, memref.py, scf.py, func.py
+                     the structured dialects, differentiated where they are (structured.py:
+                     their emitter and context; the sweep is transforms/diff/structured.py)
 
 An op's rule (`OpRule`, context.py) says what it does in the forward sweep of reverse mode, in
 the reverse sweep and in forward mode; `rule_for(op)` finds it by the op's dialect and type.
@@ -60,6 +63,11 @@ _DIALECT_RULES = {
     "omp": "xenzyme.rules.par",
     "ompi": "xenzyme.rules.mpi",
     "gpu": "xenzyme.rules.gpu",
+    "arith": "xenzyme.rules.arith",
+    "math": "xenzyme.rules.math",
+    "memref": "xenzyme.rules.memref",
+    "scf": "xenzyme.rules.scf",
+    "func": "xenzyme.rules.func",
 }
 """Where the rules of each dialect are: a module with `rule_for(op) -> OpRule | None`."""
 

@@ -11,7 +11,9 @@ parameter as `(a, a, 0, *shape, *strides)` (xenzyme/backend/memrefs.py).
 
 Derivative requests (`autodiff.autodiff`, `autodiff.fwddiff`) with memref operands get the same
 expansion: a `dup` memref and its shadow become two `dup` pointer pairs (allocated, aligned)
-and `const` integers for the rest.  Functions return at most one value, not a memref.
+and `const` integers for the rest.  A function returning several values returns a struct of them
+(the derivative functions of the structured level return one derivative each); none returns
+a memref.
 """
 
 from __future__ import annotations
@@ -22,13 +24,19 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, MemRefType, ModuleOp, StringAttr, i64
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from xenzyme.backend.memrefs import descriptor_type, field_types, llvm_type, rank
 from xenzyme.dialects import autodiff as ad
-from xenzyme.transforms.llvm_lowering import as_llvm, back_to, replace, unsupported, erase_dead_casts
+from xenzyme.transforms.llvm_lowering import (
+    as_llvm,
+    back_to,
+    erase_dead_casts,
+    replace,
+    unsupported,
+)
 
 
 def lowered_inputs(types) -> list:
@@ -74,14 +82,11 @@ def _operands(values, before: Operation) -> list[SSAValue]:
 
 def _lower_function(fn: func.FuncOp) -> xllvm.FuncOp:
     ftype = fn.function_type
-    if len(ftype.outputs.data) > 1:
-        raise unsupported(fn, f"@{fn.sym_name.data} returns {len(ftype.outputs.data)} values; functions returning "
-                          "more than one value are not supported yet", ["return one value, or write results into a memref"])  # fmt: skip
     for t in ftype.outputs.data:
         if isinstance(t, MemRefType):
             raise unsupported(fn, f"@{fn.sym_name.data} returns a memref, which is not supported yet",
                               ["pass the memref to write into as an argument instead"])  # fmt: skip
-    result = llvm_type(ftype.outputs.data[0]) if ftype.outputs.data else xllvm.LLVMVoidType()
+    result = _result_type(ftype.outputs.data)
     lftype = xllvm.LLVMFunctionType(lowered_inputs(ftype.inputs.data), result)
     private = fn.sym_visibility is not None and fn.sym_visibility.data == "private"
     linkage = xllvm.LinkageAttr("internal" if private and not fn.is_declaration else "external")
@@ -125,13 +130,22 @@ class ConvertFuncToLLVMPass(ModulePass):
         for o in list(op.walk()):
             if isinstance(o, func.ReturnOp):
                 args = [as_llvm(v, o) for v in o.arguments]
-                replace(o, [xllvm.ReturnOp(args[0] if args else None)], [])
+                if len(args) > 1:  # several results: one struct of them
+                    ops: list[Operation] = [xllvm.UndefOp(_result_type([v.type for v in o.arguments]))]
+                    for k, a in enumerate(args):
+                        ops.append(xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [k]), ops[-1].results[0], a))
+                    replace(o, [*ops, xllvm.ReturnOp(ops[-1].results[0])], [])
+                else:
+                    replace(o, [xllvm.ReturnOp(args[0] if args else None)], [])
             elif isinstance(o, func.CallOp):
-                if len(o.results) > 1:
-                    raise unsupported(o, "returns more than one value, which is not supported yet")
-                rtype = llvm_type(o.results[0].type) if o.results else None
+                rtype = _result_type([r.type for r in o.results]) if o.results else None
                 call = xllvm.CallOp(o.callee.string_value(), *_operands(o.arguments, o), return_type=rtype)
-                replace(o, [call], list(call.results))
+                if len(o.results) > 1:
+                    parts = [xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [k]), call.results[0], llvm_type(r.type))
+                             for k, r in enumerate(o.results)]  # fmt: skip
+                    replace(o, [call, *parts], [p.res for p in parts])
+                else:
+                    replace(o, [call], list(call.results))
             elif isinstance(o, ad.AutodiffOp | ad.FwdDiffOp) and any(isinstance(v.type, MemRefType) for v in o.operands):
                 _expand_request(o, memref_params)
         for f in list(op.ops):
@@ -173,6 +187,16 @@ def _expand_request(o: ad.AutodiffOp | ad.FwdDiffOp, params: dict[str, list]) ->
     new.properties["activity"] = ArrayAttr([StringAttr(a) for a in new_acts])
     Rewriter.replace_op(o, new)
 
+
+
+def _result_type(types) -> Attribute:
+    """What a function returning `types` returns at the llvm level: nothing, the one value, or a
+    struct of them (the derivative functions of the structured level return each derivative)."""
+    if not types:
+        return xllvm.LLVMVoidType()
+    if len(types) == 1:
+        return llvm_type(types[0])
+    return xllvm.LLVMStructType.from_type_list([llvm_type(t) for t in types])
 
 
 def _insert(op: Operation, point: InsertPoint) -> SSAValue:

@@ -37,9 +37,12 @@ each needed value as it is instead of choosing the caches by a minimum cut;
 `enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
 keeping them for the next call.
 
-A structured module (func/arith/math/scf/cf/memref) is lowered to llvm first; its derivative
-requests are `autodiff.autodiff` / `autodiff.fwddiff` ops on `func.func`s, which LLVM's optimiser
-cannot carry, so such a module skips `preopt` and is differentiated as lowered.
+A structured module (func/arith/math/scf/cf/memref) holds its derivative requests as
+`autodiff.autodiff` / `autodiff.fwddiff` ops on `func.func`s: those the structured level can
+take are differentiated there first (xenzyme/transforms/diff/structured.py; a forward request
+whose function holds a reverse one is not, so forward over reverse still differentiates the
+lowered gradient), then the module is lowered to llvm; LLVM's optimiser cannot carry the
+requests left, so such a module skips `preopt` and is differentiated as lowered.
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
@@ -65,6 +68,7 @@ from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.transforms.diff.prepare import forward_inserted_values
+from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.forward_diff import ForwardDiffPass
 from xenzyme.transforms.inlining import inline_call
 from xenzyme.transforms.llvm_opt import keep_hinted_calls, run_llvm_pipeline, strip_optnone
@@ -140,7 +144,8 @@ class EnzymePass(ModulePass):
 
     def differentiate(self, ctx: Context, op: ModuleOp) -> None:
         """The pipeline up to the derivatives, lowered but for the gpu layer."""
-        LowerStructuredPass().apply(ctx, op)  # func/arith/scf/memref input: to llvm first
+        differentiate_requests(op)  # func/arith/scf/memref input: differentiated there where it can be,
+        LowerStructuredPass().apply(ctx, op)  # then lowered to llvm
         strip_optnone(op)
         keep_hinted_calls(op)
         keep_outlined_regions(op)

@@ -26,8 +26,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from xenzyme.dialects import autodiff as ad
+from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.diff.tangents import TangentGenerator
-from xenzyme.transforms.lower_structured import require_llvm
+from xenzyme.transforms.lower_structured import LowerStructuredPass, is_structured
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,10 @@ class ForwardDiffPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not any(isinstance(o, ad.FwdDiffOp) for o in op.walk()):
             return
-        require_llvm(op, self.name)  # structured input is differentiated after lower-structured
+        if is_structured(op):  # differentiated where it is written, or else lowered to llvm first
+            if not differentiate_requests(op):
+                return
+            LowerStructuredPass().apply(ctx, op)
         TangentGenerator(op).run()
 
 

@@ -10,7 +10,8 @@
     reconcile-unrealized-casts   xDSL's: the casts between the lowerings cancel out
     (fold_descriptor_fields)     a descriptor field is read where it was written
 
-Differentiation then runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
+Reverse mode runs at the structured level where it can (xenzyme/transforms/diff/structured.py);
+otherwise differentiation runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
 LLVM's optimiser has first removed the descriptors of memrefs passed as arguments.  A module
 with no structured ops is left as it is, so the pass is safe to run on any input.
 """
@@ -41,15 +42,6 @@ STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref",
 def is_structured(module: ModuleOp) -> bool:
     """Whether the module holds ops of the structured dialects."""
     return any(o.dialect_name() in STRUCTURED_DIALECTS for o in module.walk())
-
-
-def require_llvm(module: ModuleOp, pass_name: str) -> None:
-    """The error for a pass of the llvm level given a structured module."""
-    for o in module.walk():
-        if o.dialect_name() in STRUCTURED_DIALECTS:
-            raise unsupported(o, f"is in a structured dialect, but {pass_name} works on the llvm dialect",
-                              [f"lower the module first: -p lower-structured,{pass_name}, or use -p enzyme, which "
-                               "does"])  # fmt: skip
 
 
 @dataclass(frozen=True)

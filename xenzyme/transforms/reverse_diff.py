@@ -17,6 +17,11 @@ This file is the driver: which requests, in what order, and the calls that repla
 gradient is built is `xenzyme.transforms.diff` (the sweeps, the cache policy, calls, the tape),
 and what each op contributes is its rule in `xenzyme.rules`.  `reverse-diff{mincut=false}`
 caches each needed value that cannot be recomputed, as it is (no minimum cut).
+
+Structured input (func/arith/math/scf/memref) is differentiated at its own level where every
+op of the functions differentiated has a structured rule (xenzyme/transforms/diff/structured.py):
+the result is structured IR, an scf.for reversed as an scf.for.  Otherwise the module is
+lowered to llvm first (`lower-structured`) and differentiated there.
 """
 
 from __future__ import annotations
@@ -39,8 +44,9 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import call_op, scalar_constant
 from xenzyme.transforms.diff.errors import location_of
 from xenzyme.transforms.diff.generator import GradientGenerator
+from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.diff.tape import augmented_fields
-from xenzyme.transforms.lower_structured import require_llvm
+from xenzyme.transforms.lower_structured import LowerStructuredPass, is_structured
 
 
 class ReverseDiff:
@@ -325,6 +331,9 @@ class ReverseDiffPass(ModulePass):
     ready_only: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        require_llvm(op, self.name)  # structured input is differentiated after lower-structured
+        if is_structured(op):  # differentiated where it is written, or else lowered to llvm first
+            if not differentiate_requests(op):
+                return
+            LowerStructuredPass().apply(ctx, op)
         ReverseDiff(op, self.mincut).run(self.ready_only)
 

@@ -11,6 +11,8 @@
     indirect_calls.py  calls through function pointers turned into choices of direct calls
     symbols.py         the module's functions and globals, fresh names, generated globals
     errors.py          source locations and the shape of the engine's errors
+    structured.py      reverse mode of func/arith/math/scf/memref where they are: a func.func
+                       in, a func.func out, scf.for reversed as scf.for, caches as memrefs
 
 What an op contributes to a derivative is never decided here: each op's rule
 (`xenzyme.rules`) is looked up by the op's type, and the engine answers the rules' questions.

@@ -1,0 +1,28 @@
+// RUN: xenzyme-opt %s -p reverse-diff | filecheck %s
+
+// scf.while has no structured rule (yet): the module is lowered to llvm and differentiated
+// there, which the output shows -- the llvm dialect, with the gradient of the lowered loop.
+
+// CHECK-NOT: func.func
+// CHECK:     llvm.func @f(%x: f64) -> f64
+// CHECK:     llvm.func internal @diffef(
+// CHECK:     llvm.func @df(
+// CHECK:       llvm.call @diffef(
+func.func @f(%x: f64) -> f64 {
+  %r = scf.while (%v = %x) : (f64) -> f64 {
+    %one = arith.constant 1.0 : f64
+    %c = arith.cmpf ogt, %v, %one : f64
+    scf.condition(%c) %v : f64
+  } do {
+  ^bb0(%v: f64):
+    %half = arith.constant 0.5 : f64
+    %w = arith.mulf %v, %half : f64
+    scf.yield %w : f64
+  }
+  func.return %r : f64
+}
+
+func.func @df(%x: f64) -> f64 {
+  %d = autodiff.autodiff @f(%x) activity [active] ret active : (f64) -> f64
+  func.return %d : f64
+}
