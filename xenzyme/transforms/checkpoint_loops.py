@@ -241,6 +241,10 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
         region.add_block(b)
         for op in b.ops:
             for i, v in enumerate(op.operands):
+                if v not in mapping and isinstance(v.owner, xllvm.ConstantOp) and v.owner.parent_block() not in blocks:
+                    c = v.owner.clone()  # (a constant of the function's the step uses: its own copy)
+                    entry.insert_op_before(c, entry.last_op)
+                    mapping[v] = c.results[0]
                 if v in mapping:
                     op.operands[i] = mapping[v]
     step = xllvm.FuncOp(f"{key}.step", ext.LLVMFunctionType([_PTR] * (1 + len(pointers)), ext.LLVMVoidType()),

@@ -1,0 +1,192 @@
+"""Checkpointed reverse mode of long loops (xenzyme/transforms/checkpoint_loops.py).
+
+Gradients of the time loops in tests/programs/checkpoint/time_loops.c under binomial and
+periodic checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
+(0, 1, 2, c-1, c, c+1 and a long run), against the cached gradient (`checkpoint=off`) and
+central finite differences; the number of steps binomial checkpointing runs again against
+revolve's optimum; and the loops and options that are refused.
+"""
+
+from __future__ import annotations
+
+import functools
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import xenzyme as xz
+from conftest import REPO, XENZYME_OPT, clang, run
+from xenzyme.diagnostics import XenzymeError
+
+PROGRAMS = REPO / "tests" / "programs" / "checkpoint"
+LOOPS = PROGRAMS / "time_loops.c"
+C = 3  # checkpoints (binomial) and period (periodic): the edge cases are near it
+TRIPS = [0, 1, 2, C - 1, C, C + 1, 7, 400]
+SCHEMES = ["off", "binomial", "periodic"]
+
+
+@functools.cache
+def _gradient(function: str, activity: tuple[str, ...], level: str, scheme: str):  # noqa: ANN202
+    return xz.gradient(str(LOOPS), function, list(activity), clang_flags=[level], cache=False,
+                       checkpoint=scheme, checkpoints=C, period=C)  # fmt: skip
+
+
+@functools.cache
+def _primal(level: str):  # noqa: ANN202
+    return xz.compile(xz.load(str(LOOPS), clang_flags=[level]))
+
+
+def _ode_case(level: str, scheme: str, n: int) -> tuple[np.ndarray, float]:
+    g = _gradient("ode", ("dup", "active", "const"), level, scheme)
+    p, dp = np.array([1.3, 0.2]), np.zeros(2)
+    dx0 = g(p, dp, 0.7, n)
+    return dp, float(dx0)
+
+
+def _fd(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:  # noqa: ANN001
+    out = np.zeros_like(x)
+    for i in range(len(x)):
+        a, b = x.copy(), x.copy()
+        a[i] += h
+        b[i] -= h
+        out[i] = (f(a) - f(b)) / (2 * h)
+    return out
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_ode_gradient_at_every_trip_count(level: str, scheme: str) -> None:
+    lib = _primal(level)
+    for n in TRIPS:
+        dp, dx0 = _ode_case(level, scheme, n)
+        ref_dp, ref_dx0 = _ode_case(level, "off", n)
+        np.testing.assert_allclose(dp, ref_dp, rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
+        assert dx0 == pytest.approx(ref_dx0, rel=1e-12, abs=1e-15), n
+        fd = _fd(lambda v, n=n: lib.ode(v[:2].copy(), float(v[2]), n), np.array([1.3, 0.2, 0.7]))
+        np.testing.assert_allclose([*dp, dx0], fd, rtol=1e-5, atol=1e-8, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_nested_loop_checkpoints_the_outer(level: str, scheme: str) -> None:
+    lib = _primal(level)
+    g = _gradient("nested", ("dup", "const", "active", "const"), level, scheme)
+    ref = _gradient("nested", ("dup", "const", "active", "const"), level, "off")
+    w0 = np.array([0.3, -0.2, 0.5, 0.1])
+    for n in (0, 1, C, C + 1, 50):
+        dw, dwr = np.zeros(4), np.zeros(4)
+        dx = g(w0, dw, 4, 0.4, n)
+        dxr = ref(w0, dwr, 4, 0.4, n)
+        np.testing.assert_allclose(dw, dwr, rtol=1e-12, atol=1e-15)
+        assert float(dx) == pytest.approx(float(dxr), rel=1e-12, abs=1e-15)
+        fd = _fd(lambda v, n=n: lib.nested(v[:4].copy(), 4, float(v[4]), n), np.array([*w0, 0.4]))
+        np.testing.assert_allclose([*dw, float(dx)], fd, rtol=1e-5, atol=1e-8, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_f32_loop_with_a_shifted_counter(scheme: str) -> None:
+    g = _gradient("logistic", ("dup", "active", "const", "const"), "-O2", scheme)
+    ref = _gradient("logistic", ("dup", "active", "const", "const"), "-O2", "off")
+    for lo, hi in ((5, 5), (5, 6), (-3, 1), (2, 2 + C), (10, 300)):
+        r, dr, drr = np.array([1.1, 0.5], np.float32), np.zeros(2, np.float32), np.zeros(2, np.float32)
+        dx = g(r, dr, np.float32(0.3), lo, hi)
+        dxr = ref(r, drr, np.float32(0.3), lo, hi)
+        np.testing.assert_allclose(dr, drr, rtol=1e-5, atol=1e-7, err_msg=f"{lo}..{hi}")
+        assert float(dx) == pytest.approx(float(dxr), rel=1e-5, abs=1e-7)
+
+
+# ---- revolve's optimum -------------------------------------------------------------------------
+
+
+def _beta(c: int, r: int) -> int:
+    return comb(c + r, c)
+
+
+def revolve_optimum(n: int, c: int) -> int:
+    """Griewank's closed form of the fewest steps run again to reverse n steps with c
+    checkpoints (the state at the start among them): r n - beta(c+1, r-1), r the fewest
+    repetitions with beta(c, r) >= n."""
+    if n <= 1:
+        return 0
+    r = 0
+    while _beta(c, r) < n:
+        r += 1
+    return r * n - _beta(c + 1, r - 1)
+
+
+@functools.cache
+def _dynamic_optimum(n: int, c: int) -> int:
+    if n <= 1:
+        return 0
+    if c == 1:
+        return n * (n - 1) // 2
+    return min(m + _dynamic_optimum(n - m, c - 1) + _dynamic_optimum(m, c) for m in range(1, n))
+
+
+def test_closed_form_matches_the_dynamic_programme() -> None:
+    for c in range(1, 6):
+        for n in range(0, 80):
+            assert revolve_optimum(n, c) == _dynamic_optimum(n, c), (n, c)
+
+
+@pytest.mark.parametrize("c", [1, 2, 5])
+def test_binomial_recomputes_revolves_optimum(c: int, tmp_path: Path) -> None:
+    src = PROGRAMS / "schedule.c"
+    ll, obj, exe = tmp_path / "s.ll", tmp_path / "s.o", tmp_path / "s"
+    assert run([clang(), "-O2", "-S", "-emit-llvm", str(src), "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", f"enzyme{{checkpoint=binomial checkpoints={c}}}", "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    assert run(["cc", str(obj), "-lm", "-o", str(exe)]).returncode == 0
+    trips = [0, 1, 2, c - 1, c, c + 1, 17, 100, 1000] if c > 1 else [0, 1, 2, 17, 60]
+    r = run([str(exe), *map(str, trips)])
+    assert r.returncode == 0, r.stderr
+    for line in r.stdout.split("\n")[:-1]:
+        n, steps, dp, fd = line.split()
+        assert int(steps) == revolve_optimum(int(n), c), line
+        assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
+
+
+# ---- what is refused ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"checkpoint": "revolve"}, "unknown checkpointing scheme 'revolve'"),
+    ({"checkpoint": "binomial", "checkpoints": 0}, "checkpoints must be a positive integer"),
+    ({"checkpoint": "periodic", "period": -5}, "period must be a positive integer"),
+])  # fmt: skip
+def test_bad_options_are_errors(options: dict, message: str) -> None:
+    with pytest.raises(XenzymeError, match=message):
+        xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"], cache=False, **options)
+
+
+def test_bad_pipeline_option_is_a_cli_error() -> None:
+    r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=online}", "-t", "llvm"])
+    assert r.returncode == 1 and "unknown checkpointing scheme 'online'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_loop_writing_memory_is_refused_with_its_location() -> None:
+    with pytest.raises(XenzymeError) as err:
+        xz.gradient(str(PROGRAMS / "unsupported.c"), "heat", ["dup", "const", "const"], cache=False,
+                    checkpoint="binomial")  # fmt: skip
+    text = str(err.value)
+    assert "writes memory" in text and "unsupported.c:7" in text and "checkpoint=off" in text
+
+
+def test_while_loop_is_refused() -> None:
+    with pytest.raises(XenzymeError, match="trip count is not known"):
+        xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"], cache=False,
+                    checkpoint="periodic")  # fmt: skip
+
+
+def test_checkpoint_options_are_part_of_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XENZYME_CACHE_DIR", str(tmp_path))
+    g_off = xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"])
+    with pytest.raises(XenzymeError, match="trip count is not known"):  # not served from the cache
+        xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"], checkpoint="binomial")
+    xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"])  # (off: builds)
+    with pytest.raises(XenzymeError, match="trip count is not known"):
+        xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"], checkpoint="binomial")
+    p, dp = np.array([1.3, 0.2]), np.zeros(2)
+    assert np.isfinite(g_off(p, dp, 0.7, 10))
