@@ -1,0 +1,34 @@
+; RUN: not xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=binomial}' 2>&1 | filecheck %s
+; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=online}' 2>&1 | filecheck %s --check-prefix=SCHEME
+; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=periodic period=0}' 2>&1 | filecheck %s --check-prefix=PERIOD
+
+; A body that overwrites memory: the state a checkpoint holds would have to include it.
+; CHECK: xenzyme-opt: error: {{.*}}checkpoint=binomial: cannot checkpoint a loop of @f: the loop body writes memory, which checkpoints do not hold yet
+; CHECK: note: {{.*}}use checkpoint=off for this function
+; SCHEME: xenzyme-opt: error: checkpoint-loops: unknown checkpointing scheme 'online'
+; SCHEME: note: the schemes are off, binomial and periodic
+; PERIOD: xenzyme-opt: error: checkpoint-loops: period must be a positive integer (got 0)
+
+declare double @__enzyme_autodiff(...)
+
+define void @f(ptr %u, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %v = load double, ptr %u
+  %w = fmul double %v, %v
+  store double %w, ptr %u
+  %i.next = add nuw nsw i64 %i, 1
+  %again = icmp ult i64 %i.next, %n
+  br i1 %again, label %loop, label %done
+
+done:
+  ret void
+}
+
+define void @g(ptr %u, ptr %du, i64 %n) {
+  call double (...) @__enzyme_autodiff(ptr @f, ptr %u, ptr %du, i64 %n)
+  ret void
+}
