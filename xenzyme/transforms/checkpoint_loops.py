@@ -414,10 +414,13 @@ def _symbol(op: Operation) -> str | None:
 
 @functools.cache
 def _runtime_text() -> str:
-    """The runtime without its metadata (TBAA, loop hints: the module's own numbering differs)."""
+    """The runtime as the module's own internal functions: without its metadata (TBAA, loop
+    hints: the module's numbering differs) and without clang's choice of target CPU."""
     with open(RUNTIME) as f:
         lines = [ln for ln in f.read().splitlines() if not ln.startswith("!")]
-    return "\n".join(re.sub(r", ![\w.]+ !\d+", "", ln) for ln in lines) + "\n"
+    text = "\n".join(re.sub(r", ![\w.]+ !\d+", "", ln) for ln in lines) + "\n"
+    text = re.sub(r'"(target-cpu|target-features|tune-cpu)"="[^"]*"', "", text)
+    return text.replace("define dso_local", "define internal")
 
 
 def _link_runtime(module: ModuleOp) -> None:

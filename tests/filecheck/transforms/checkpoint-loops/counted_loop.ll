@@ -61,7 +61,8 @@ define void @g(ptr %p, ptr %dp, double %x0, i64 %n) {
 ; CHECK-DAG:     %[[SCHEME:.*]] = llvm.mlir.constant(0) : i64
 ; CHECK-DAG:     %[[C:.*]] = llvm.mlir.constant(4) : i64
 ; CHECK:         llvm.call @__xenzyme_checkpoint_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SCHEME]], %[[C]])
-; CHECK:       llvm.func @__xenzyme_checkpoint_reverse(
+; CHECK:       llvm.mlir.global weak {{.*}}@__xenzyme_checkpoint_steps(0 : i64)
+; CHECK:       llvm.func internal {{.*}}@__xenzyme_checkpoint_reverse(
 
 ; Periodic reversal calls the gradient of whole segments (scheme 1, period 10).
 ; PERIODIC:    autodiff.autodiff @__xenzyme_ckpt.f.0.segment(%{{.*}}) activity [const, dup, dup] ret none
