@@ -1,7 +1,7 @@
 """Checkpointed reverse mode of long loops (xenzyme/transforms/checkpoint_loops.py).
 
-Gradients of the time loops in tests/programs/checkpoint/time_loops.c under binomial and
-periodic checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
+Gradients of the time loops in tests/programs/checkpoint/ (carrying SSA values: time_loops.c;
+overwriting arrays in place: memory_loops.c) under binomial and periodic checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
 (0, 1, 2, c-1, c, c+1 and a long run), against the cached gradient (`checkpoint=off`) and
 central finite differences; the number of steps binomial checkpointing runs again against
 revolve's optimum; and the loops and options that are refused.
@@ -22,20 +22,21 @@ from xenzyme.diagnostics import XenzymeError
 
 PROGRAMS = REPO / "tests" / "programs" / "checkpoint"
 LOOPS = PROGRAMS / "time_loops.c"
+MEMORY = PROGRAMS / "memory_loops.c"
 C = 3  # checkpoints (binomial) and period (periodic): the edge cases are near it
 TRIPS = [0, 1, 2, C - 1, C, C + 1, 7, 400]
 SCHEMES = ["off", "binomial", "periodic"]
 
 
 @functools.cache
-def _gradient(function: str, activity: tuple[str, ...], level: str, scheme: str):  # noqa: ANN202
-    return xz.gradient(str(LOOPS), function, list(activity), clang_flags=[level], cache=False,
+def _gradient(function: str, activity: tuple[str, ...], level: str, scheme: str, program: Path = LOOPS):  # noqa: ANN202
+    return xz.gradient(str(program), function, list(activity), clang_flags=[level], cache=False,
                        checkpoint=scheme, checkpoints=C, period=C)  # fmt: skip
 
 
 @functools.cache
-def _primal(level: str):  # noqa: ANN202
-    return xz.compile(xz.load(str(LOOPS), clang_flags=[level]))
+def _primal(level: str, program: Path = LOOPS):  # noqa: ANN202
+    return xz.compile(xz.load(str(program), clang_flags=[level]))
 
 
 def _ode_case(level: str, scheme: str, n: int) -> tuple[np.ndarray, float]:
@@ -95,6 +96,69 @@ def test_f32_loop_with_a_shifted_counter(scheme: str) -> None:
         dxr = ref(r, drr, np.float32(0.3), lo, hi)
         np.testing.assert_allclose(dr, drr, rtol=1e-5, atol=1e-7, err_msg=f"{lo}..{hi}")
         assert float(dx) == pytest.approx(float(dxr), rel=1e-5, abs=1e-7)
+
+
+# ---- memory overwritten in place ---------------------------------------------------------------
+
+
+def _guarded(m: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Arrays of m doubles inside buffers with guard values around them (a snapshot that copied
+    or restored more than the loop writes would show there)."""
+    bufs = [np.full(m + 8, 777.0) for _ in range(4)]
+    return bufs, [b[4 : 4 + m] for b in bufs]
+
+
+def _guards_intact(bufs: list[np.ndarray], m: int) -> bool:
+    return all(np.all(b[:4] == 777.0) and np.all(b[4 + m :] == 777.0) for b in bufs)
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+@pytest.mark.parametrize("function", ["heat", "jacobi"])
+def test_arrays_overwritten_in_place(function: str, scheme: str, level: str) -> None:
+    lib = _primal(level, MEMORY)
+    acts = ("dup", "const", "active", "const") if function == "heat" else ("dup", "dup", "const", "active", "const")
+    g = _gradient(function, acts, level, scheme, MEMORY)
+    ref = _gradient(function, acts, level, "off", MEMORY)
+
+    def run_gradient(grad, u0: np.ndarray, n: int) -> tuple[np.ndarray, float, bool]:  # noqa: ANN001
+        m = len(u0)
+        bufs, (u, du, t, dt) = _guarded(m)
+        u[:], du[:], t[:], dt[:] = u0, 0, 0, 0
+        dk = grad(u, du, m, 0.2, n) if function == "heat" else grad(u, du, t, dt, m, 0.2, n)
+        return du.copy(), float(dk), _guards_intact(bufs, m)
+
+    def primal(u0: np.ndarray, k: float, n: int) -> float:
+        u = u0.copy()
+        return lib.heat(u, len(u), k, n) if function == "heat" else lib.jacobi(u, np.zeros(len(u)), len(u), k, n)
+
+    for m in (3, 4, 9):
+        u0 = np.sin(np.linspace(0.1, 3.0, m))
+        for n in TRIPS:
+            du, dk, intact = run_gradient(g, u0, n)
+            du_ref, dk_ref, _ = run_gradient(ref, u0, n)
+            assert intact, (m, n)
+            np.testing.assert_allclose(du, du_ref, rtol=1e-12, atol=1e-15, err_msg=f"m={m} n={n}")
+            assert dk == pytest.approx(dk_ref, rel=1e-12, abs=1e-15), (m, n)
+            fd = _fd(lambda v, n=n: primal(v[:-1], float(v[-1]), n), np.array([*u0, 0.2]))
+            np.testing.assert_allclose([*du, dk], fd, rtol=1e-5, atol=1e-7, err_msg=f"m={m} n={n}")
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_scalar_accumulated_in_memory(scheme: str) -> None:
+    g = _gradient("accumulate", ("dup", "dup", "const"), "-O2", scheme, MEMORY)
+    lib = _primal("-O2", MEMORY)
+    for n in (0, 1, C, C + 1, 100):
+        p, dp, acc, dacc = np.array([0.3, 0.8]), np.zeros(2), np.array([0.5]), np.array([1.0])
+        g(p, dp, acc, dacc, n)
+
+        def f(v: np.ndarray, n: int = n) -> float:
+            a = np.array([0.5])
+            lib.accumulate(v.copy(), a, n)
+            return float(a[0])
+
+        np.testing.assert_allclose(dp, _fd(f, np.array([0.3, 0.8])), rtol=1e-6, atol=1e-9, err_msg=f"n={n}")
+        assert dacc[0] == 1.0  # (acc += ...: its own derivative passes through)
 
 
 # ---- revolve's optimum -------------------------------------------------------------------------
@@ -166,12 +230,15 @@ def test_bad_pipeline_option_is_a_cli_error() -> None:
     assert r.returncode == 1 and "unknown checkpointing scheme 'online'" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_loop_writing_memory_is_refused_with_its_location() -> None:
+@pytest.mark.parametrize(("function", "activity", "line"), [
+    ("trajectory", ["dup", "dup", "const"], 11),                         # traj[t]: a new place each step
+    ("jacobi_vectorized", ["dup", "dup", "const", "active", "const"], 19),  # remainders counted by masks
+])  # fmt: skip
+def test_memory_of_unknown_extent_is_refused_with_its_location(function: str, activity: list, line: int) -> None:
     with pytest.raises(XenzymeError) as err:
-        xz.gradient(str(PROGRAMS / "unsupported.c"), "heat", ["dup", "const", "const"], cache=False,
-                    checkpoint="binomial")  # fmt: skip
+        xz.gradient(str(PROGRAMS / "unsupported.c"), function, activity, cache=False, checkpoint="binomial")
     text = str(err.value)
-    assert "writes memory" in text and "unsupported.c:7" in text and "checkpoint=off" in text
+    assert "extent is not known" in text and f"unsupported.c:{line}:" in text and "checkpoint=off" in text
 
 
 def test_while_loop_is_refused() -> None:

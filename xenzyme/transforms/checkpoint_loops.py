@@ -51,8 +51,8 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from xenzyme.analysis.cfg import CFG
-from xenzyme.analysis.loop_state import LoopState, LoopStateError, loop_state
+from xenzyme.analysis.cfg import CFG, TripCount
+from xenzyme.analysis.loop_state import Expr, LoopState, LoopStateError, loop_state
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -157,7 +157,12 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
         size = (size + s - 1) // s * s if s > 8 else size
         offsets.append(size)
         size += s
-    size = max(size, 8)
+    roots: list[SSAValue] = []
+    for r in st.regions:
+        if r.root not in roots:
+            roots.append(r.root)
+    table = size  # (address and length of each region the body writes, as two i64)
+    size = max(size + 16 * len(roots), 8)
     slot = dict(zip(fields, offsets, strict=True))
     ncar, nout = len(st.carried), len(st.outputs)
 
@@ -220,7 +225,8 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
         site.add_op(ext.StoreOp(a, at(site, SS, off)))
     for v in scalars:
         site.add_op(ext.StoreOp(v, at(site, SS, slot[v])))
-    n = _trip_count(site, st, site.args[st.trips.iv.value.index])
+    _store_regions(site, SS, table, roots, st)
+    n = _trip_count(site, st.trips, site.args[st.trips.iv.value.index])
     site.add_op(call_op(f"{key}.loop", [n, SS, *pointers], None))
     outs: dict[SSAValue, SSAValue] = {}
     for v, off in zip(st.outputs, offsets[ncar : ncar + nout], strict=True):
@@ -250,13 +256,68 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
     step = xllvm.FuncOp(f"{key}.step", ext.LLVMFunctionType([_PTR] * (1 + len(pointers)), ext.LLVMVoidType()),
                         linkage=xllvm.LinkageAttr("internal"), body=region)  # fmt: skip
     module.body.block.add_op(step)
-    _add_glue(module, key, len(pointers), size, scheme, param)
+    _add_glue(module, key, len(pointers), size, len(roots), table, scheme, param)
 
 
-def _trip_count(b: Block, st: LoopState, start: SSAValue) -> SSAValue:
+def _store_regions(b: Block, S: SSAValue, table: int, roots: list[SSAValue], st: LoopState) -> None:
+    """The address and length of the memory the body overwrites, per pointer it is based on:
+    the span of its stores' byte ranges."""
+
+    def add(op: Operation) -> SSAValue:
+        b.add_op(op)
+        return op.results[0]
+
+    def pick(pred: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        return add(ext.SelectOp(add(ext.ICmpOp(x, y, pred)), x, y))
+
+    done: dict[Expr, SSAValue] = {}
+
+    def emit(e: Expr) -> SSAValue:
+        if e in done:
+            return done[e]
+        kind = e[0]
+        if kind == "c":
+            v = add(xllvm.ConstantOp(IntegerAttr(e[1], i64), i64))
+        elif kind == "v":
+            x = e[1]
+            v = x if isinstance(x.type, IntegerType) and x.type.width.data == 64 else add(xllvm.SExtOp(x, i64))
+        elif kind == "mul":
+            v = add(xllvm.MulOp(emit(e[1]), emit(("c", e[2]))))
+        elif kind == "and":
+            v = add(xllvm.AndOp(emit(e[1]), emit(("c", e[2]))))
+        elif kind == "div":
+            x = emit(e[1])
+            v = add(ext.SelectOp(add(ext.ICmpOp(x, emit(("c", 0)), "slt")), emit(("c", -1)),
+                                 add(xllvm.SDivOp(x, emit(("c", e[2]))))))  # fmt: skip
+        elif kind in ("add", "sub"):
+            v = add((xllvm.AddOp if kind == "add" else xllvm.SubOp)(emit(e[1]), emit(e[2])))
+        else:
+            v = pick("slt" if kind == "min" else "sgt", emit(e[1]), emit(e[2]))
+        done[e] = v
+        return v
+
+    for k, root in enumerate(roots):
+        lo_v = hi_v = None
+        for r in (r for r in st.regions if r.root is root):
+            # (a store in a loop that does not run has an empty range: it widens nothing)
+            lo, hi = emit(r.lo), emit(r.hi)
+            some = add(ext.ICmpOp(hi, lo, "sgt"))
+            lo = add(ext.SelectOp(some, lo, emit(("c", 1 << 62))))
+            hi = add(ext.SelectOp(some, hi, emit(("c", -(1 << 62)))))
+            lo_v = lo if lo_v is None else pick("slt", lo_v, lo)
+            hi_v = hi if hi_v is None else pick("sgt", hi_v, hi)
+        assert lo_v is not None and hi_v is not None
+        address = add(xllvm.AddOp(add(xllvm.PtrToIntOp(root, i64)), lo_v))
+        length = pick("sgt", add(xllvm.SubOp(hi_v, lo_v)), emit(("c", 0)))
+        for off, v in ((table + 16 * k, address), (table + 16 * k + 8, length)):
+            g = ext.GEPOp(S, [off], i8)
+            b.add_op(g)
+            b.add_op(ext.StoreOp(v, g.results[0]))
+
+
+def _trip_count(b: Block, tc: TripCount, start: SSAValue) -> SSAValue:
     """The number of iterations, as i64, from the counter's start and the exit test's limit
     (the loop is rotated: it runs once before its first test)."""
-    tc = st.trips
     step = tc.iv.step[0]
 
     def add(op: Operation) -> SSAValue:
@@ -287,7 +348,7 @@ def _trip_count(b: Block, st: LoopState, start: SSAValue) -> SSAValue:
 
 _GLUE = """
 declare void @"{K}.step"(ptr{PTYPES})
-declare ptr @__xenzyme_checkpoint_forward(i64, ptr, i64, ptr, ptr, i64, i64)
+declare ptr @__xenzyme_checkpoint_forward(i64, ptr, i64, i64, i64, ptr, ptr, i64, i64)
 declare void @__xenzyme_checkpoint_reverse(ptr, ptr, ptr, ptr, ptr, ptr, ptr)
 declare void @"{K}.step_gradient"(ptr, ptr{PPAIRTYPES})
 declare void @"{K}.segment_gradient"(i64, ptr, ptr{PPAIRTYPES})
@@ -343,7 +404,7 @@ entry:
 define internal ptr @"{K}.augment"(i64 %n, ptr %S, ptr %dS{PAIRPARAMS}) {{
 entry:
   %env = alloca [{ENVN} x ptr], align 8
-{STOREENV}  %t = call ptr @__xenzyme_checkpoint_forward(i64 %n, ptr %S, i64 {SIZE}, ptr @"{K}.advance", ptr %env, i64 {SCHEME}, i64 {PARAM})
+{STOREENV}  %t = call ptr @__xenzyme_checkpoint_forward(i64 %n, ptr %S, i64 {SIZE}, i64 {NREG}, i64 {TABLE}, ptr @"{K}.advance", ptr %env, i64 {SCHEME}, i64 {PARAM})
   ret ptr %t
 }}
 
@@ -358,7 +419,8 @@ entry:
 """
 
 
-def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, scheme: str, param: int) -> None:
+def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, table: int, scheme: str,
+              param: int) -> None:  # fmt: skip
     from xenzyme.frontend.llvm_import import import_llvm_ir
 
     r = range(npointers)
@@ -379,6 +441,8 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, scheme: str
                          for i in r),  # fmt: skip
         ENVN=max(1, 2 * npointers),
         SIZE=size,
+        NREG=nreg,
+        TABLE=table,
         SCHEME=0 if scheme == "binomial" else 1,
         PARAM=param,
     )

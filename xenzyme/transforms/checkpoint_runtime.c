@@ -3,8 +3,10 @@
  *   clang-19 -O2 -S -emit-llvm -fno-math-errno xenzyme/transforms/checkpoint_runtime.c \
  *       -o xenzyme/transforms/checkpoint_runtime.ll
  *
- * A checkpointed loop is n calls of a step function on a state (a block of `size` bytes: the
- * loop-carried values and the memory the body overwrites, see checkpoint_loops.py).  The
+ * A checkpointed loop is n calls of a step function on a state: a block of `size` bytes (the
+ * loop-carried values, see checkpoint_loops.py), and the memory the body overwrites, `nreg`
+ * regions whose addresses and lengths are in the block at `table` (pairs of i64).  A snapshot
+ * is the block followed by the regions' bytes.  The
  * forward half runs the steps and keeps the snapshots its scheme needs (the tape); the reverse
  * half calls the step's gradient for the steps n-1, ..., 0, each with the state it started
  * from, rebuilt from the nearest snapshot by steps run again without taping.
@@ -25,12 +27,18 @@ typedef void (*xz_segment_fn)(long count, void *state, void *dstate, void *env);
 
 __attribute__((weak)) long __xenzyme_checkpoint_steps;
 
+struct xz_layout {
+  long size, nreg, table, bytes;
+};
+
 struct xz_tape {
-  long n, size, scheme, param;
+  long n, scheme, param;
+  struct xz_layout at;
   char *slots;
 };
 
 struct xz_run {
+  struct xz_layout at;
   long size;
   char *slots, *state, *dstate;
   void *env;
@@ -50,8 +58,34 @@ static long xz_beta(long c, long r) {
   return (long)(b + 0.5);
 }
 
+static struct xz_layout xz_layout(const char *state, long size, long nreg, long table) {
+  struct xz_layout at = {size, nreg, table, size};
+  for (long i = 0; i < nreg; i++) at.bytes += ((const long *)(state + table))[2 * i + 1];
+  return at;
+}
+
+static void xz_save(const struct xz_layout *at, char *to, const char *state) {
+  memcpy(to, state, at->size);
+  to += at->size;
+  for (long i = 0; i < at->nreg; i++) {
+    const long *region = (const long *)(state + at->table) + 2 * i;
+    memcpy(to, (const void *)region[0], region[1]);
+    to += region[1];
+  }
+}
+
+static void xz_restore(const struct xz_layout *at, char *state, const char *from) {
+  memcpy(state, from, at->size);
+  from += at->size;
+  for (long i = 0; i < at->nreg; i++) {
+    const long *region = (const long *)(state + at->table) + 2 * i;
+    memcpy((void *)region[0], from, region[1]);
+    from += region[1];
+  }
+}
+
 static void xz_advance(struct xz_run *run, long slot, long steps) {
-  memcpy(run->state, run->slots + slot * run->size, run->size);
+  xz_restore(&run->at, run->state, run->slots + slot * run->size);
   for (long k = 0; k < steps; k++) run->step(run->state, run->env);
   __xenzyme_checkpoint_steps += steps;
 }
@@ -82,25 +116,26 @@ static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
     if (m < 1) m = 1;
     if (m > n - 1) m = n - 1;
     xz_advance(run, slot, m);
-    memcpy(run->slots + (slot + 1) * run->size, run->state, run->size);
+    xz_save(&run->at, run->slots + (slot + 1) * run->size, run->state);
     xz_revolve(run, slot + 1, n - m, c - 1);
     n = m;
   }
 }
 
-void *__xenzyme_checkpoint_forward(long n, void *state, long size, xz_step_fn step, void *env, long scheme,
-                                   long param) {
+void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, long table, xz_step_fn step, void *env,
+                                   long scheme, long param) {
   struct xz_tape *t = malloc(sizeof *t);
   if (n < 0) n = 0;
   t->n = n;
-  t->size = size;
   t->scheme = scheme;
   t->param = param;
+  t->at = xz_layout(state, size, nreg, table);
+  long bytes = t->at.bytes;
   long count = scheme == 0 ? 1 : (n + param - 1) / param;
-  t->slots = malloc((count ? count : 1) * size);
-  memcpy(t->slots, state, size);
+  t->slots = malloc((count ? count : 1) * bytes);
+  xz_save(&t->at, t->slots, state);
   for (long k = 0; k < n; k++) {
-    if (scheme == 1 && k % param == 0) memcpy(t->slots + (k / param) * size, state, size);
+    if (scheme == 1 && k % param == 0) xz_save(&t->at, t->slots + (k / param) * bytes, state);
     step(state, env);
   }
   return t;
@@ -109,18 +144,18 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, xz_step_fn st
 void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step_fn step, xz_back_fn back,
                                   xz_segment_fn segment, void *env) {
   struct xz_tape *t = tape;
-  long n = t->n, size = t->size;
+  long n = t->n, bytes = t->at.bytes;
   if (t->scheme == 1) {
     for (long s = (n + t->param - 1) / t->param - 1; s >= 0; s--) {
       long len = n - s * t->param < t->param ? n - s * t->param : t->param;
-      memcpy(state, t->slots + s * size, size);
+      xz_restore(&t->at, state, t->slots + s * bytes);
       __xenzyme_checkpoint_steps += len;
       segment(len, state, dstate, env);
     }
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;
-    struct xz_run run = {size, malloc(c * size), state, dstate, env, step, back};
-    memcpy(run.slots, t->slots, size);
+    struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back};
+    memcpy(run.slots, t->slots, bytes);
     xz_revolve(&run, 0, n, c);
     free(run.slots);
   }

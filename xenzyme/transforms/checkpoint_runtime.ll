@@ -3,69 +3,245 @@ source_filename = "xenzyme/transforms/checkpoint_runtime.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-%struct.xz_run = type { i64, ptr, ptr, ptr, ptr, ptr, ptr }
+%struct.xz_run = type { %struct.xz_layout, i64, ptr, ptr, ptr, ptr, ptr, ptr }
+%struct.xz_layout = type { i64, i64, i64, i64 }
 
 @__xenzyme_checkpoint_steps = weak dso_local local_unnamed_addr global i64 0, align 8
 
 ; Function Attrs: nounwind uwtable
-define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr noundef %1, i64 noundef %2, ptr nocapture noundef readonly %3, ptr noundef %4, i64 noundef %5, i64 noundef %6) local_unnamed_addr #0 {
-  %8 = tail call noalias dereferenceable_or_null(40) ptr @malloc(i64 noundef 40) #6
-  %9 = tail call i64 @llvm.smax.i64(i64 %0, i64 0)
-  store i64 %9, ptr %8, align 8, !tbaa !5
-  %10 = getelementptr inbounds i8, ptr %8, i64 8
-  store i64 %2, ptr %10, align 8, !tbaa !11
-  %11 = getelementptr inbounds i8, ptr %8, i64 16
-  store i64 %5, ptr %11, align 8, !tbaa !12
-  %12 = getelementptr inbounds i8, ptr %8, i64 24
-  store i64 %6, ptr %12, align 8, !tbaa !13
-  %13 = icmp eq i64 %5, 0
-  br i1 %13, label %18, label %14
+define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr noundef %1, i64 noundef %2, i64 noundef %3, i64 noundef %4, ptr nocapture noundef readonly %5, ptr noundef %6, i64 noundef %7, i64 noundef %8) local_unnamed_addr #0 {
+  %10 = tail call noalias dereferenceable_or_null(64) ptr @malloc(i64 noundef 64) #6
+  %11 = tail call i64 @llvm.smax.i64(i64 %0, i64 0)
+  store i64 %11, ptr %10, align 8, !tbaa !5
+  %12 = getelementptr inbounds i8, ptr %10, i64 8
+  store i64 %7, ptr %12, align 8, !tbaa !12
+  %13 = getelementptr inbounds i8, ptr %10, i64 16
+  store i64 %8, ptr %13, align 8, !tbaa !13
+  %14 = getelementptr inbounds i8, ptr %10, i64 24
+  %15 = icmp sgt i64 %3, 0
+  br i1 %15, label %16, label %59
 
-14:                                               ; preds = %7
-  %15 = add nsw i64 %9, -1
-  %16 = add i64 %15, %6
-  %17 = sdiv i64 %16, %6
-  br label %18
+16:                                               ; preds = %9
+  %17 = getelementptr inbounds i8, ptr %1, i64 %4
+  %18 = icmp ult i64 %3, 5
+  br i1 %18, label %46, label %19
 
-18:                                               ; preds = %7, %14
-  %19 = phi i64 [ %17, %14 ], [ 1, %7 ]
-  %20 = tail call i64 @llvm.umax.i64(i64 %19, i64 1)
-  %21 = mul nsw i64 %20, %2
-  %22 = tail call noalias ptr @malloc(i64 noundef %21) #6
-  %23 = getelementptr inbounds i8, ptr %8, i64 32
-  store ptr %22, ptr %23, align 8, !tbaa !14
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %22, ptr align 1 %1, i64 %2, i1 false)
-  %24 = icmp sgt i64 %0, 0
-  br i1 %24, label %25, label %27
+19:                                               ; preds = %16
+  %20 = and i64 %3, 3
+  %21 = icmp eq i64 %20, 0
+  %22 = select i1 %21, i64 4, i64 %20
+  %23 = sub nsw i64 %3, %22
+  %24 = insertelement <2 x i64> <i64 poison, i64 0>, i64 %2, i64 0
+  br label %25
 
-25:                                               ; preds = %18
-  %26 = icmp eq i64 %5, 1
-  br label %28
+25:                                               ; preds = %25, %19
+  %26 = phi i64 [ 0, %19 ], [ %41, %25 ]
+  %27 = phi <2 x i64> [ %24, %19 ], [ %39, %25 ]
+  %28 = phi <2 x i64> [ zeroinitializer, %19 ], [ %40, %25 ]
+  %29 = shl nuw nsw i64 %26, 1
+  %30 = shl i64 %26, 1
+  %31 = or disjoint i64 %29, 1
+  %32 = or disjoint i64 %30, 5
+  %33 = getelementptr inbounds i64, ptr %17, i64 %31
+  %34 = getelementptr inbounds i64, ptr %17, i64 %32
+  %35 = load <4 x i64>, ptr %33, align 8, !tbaa !14, !noalias !15
+  %36 = load <4 x i64>, ptr %34, align 8, !tbaa !14, !noalias !15
+  %37 = shufflevector <4 x i64> %35, <4 x i64> poison, <2 x i32> <i32 0, i32 2>
+  %38 = shufflevector <4 x i64> %36, <4 x i64> poison, <2 x i32> <i32 0, i32 2>
+  %39 = add <2 x i64> %37, %27
+  %40 = add <2 x i64> %38, %28
+  %41 = add nuw i64 %26, 4
+  %42 = icmp eq i64 %41, %23
+  br i1 %42, label %43, label %25, !llvm.loop !18
 
-27:                                               ; preds = %37, %18
-  ret ptr %8
+43:                                               ; preds = %25
+  %44 = add <2 x i64> %40, %39
+  %45 = tail call i64 @llvm.vector.reduce.add.v2i64(<2 x i64> %44)
+  br label %46
 
-28:                                               ; preds = %25, %37
-  %29 = phi i64 [ 0, %25 ], [ %38, %37 ]
-  br i1 %26, label %30, label %37
+46:                                               ; preds = %43, %16
+  %47 = phi i64 [ 0, %16 ], [ %23, %43 ]
+  %48 = phi i64 [ %2, %16 ], [ %45, %43 ]
+  br label %49
 
-30:                                               ; preds = %28
-  %31 = srem i64 %29, %6
-  %32 = sdiv i64 %29, %6
-  %33 = icmp eq i64 %31, 0
-  br i1 %33, label %34, label %37
+49:                                               ; preds = %46, %49
+  %50 = phi i64 [ %57, %49 ], [ %47, %46 ]
+  %51 = phi i64 [ %56, %49 ], [ %48, %46 ]
+  %52 = shl nuw nsw i64 %50, 1
+  %53 = or disjoint i64 %52, 1
+  %54 = getelementptr inbounds i64, ptr %17, i64 %53
+  %55 = load i64, ptr %54, align 8, !tbaa !14, !noalias !15
+  %56 = add nsw i64 %55, %51
+  %57 = add nuw nsw i64 %50, 1
+  %58 = icmp eq i64 %57, %3
+  br i1 %58, label %59, label %49, !llvm.loop !22
 
-34:                                               ; preds = %30
-  %35 = mul nsw i64 %32, %2
-  %36 = getelementptr inbounds i8, ptr %22, i64 %35
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %36, ptr align 1 %1, i64 %2, i1 false)
-  br label %37
+59:                                               ; preds = %49, %9
+  %60 = phi i64 [ %2, %9 ], [ %56, %49 ]
+  store i64 %2, ptr %14, align 8, !tbaa !14
+  %61 = getelementptr inbounds i8, ptr %10, i64 32
+  store i64 %3, ptr %61, align 8, !tbaa !14
+  %62 = getelementptr inbounds i8, ptr %10, i64 40
+  store i64 %4, ptr %62, align 8, !tbaa !14
+  %63 = getelementptr inbounds i8, ptr %10, i64 48
+  store i64 %60, ptr %63, align 8, !tbaa !14
+  %64 = icmp eq i64 %7, 0
+  br i1 %64, label %69, label %65
 
-37:                                               ; preds = %34, %30, %28
-  tail call void %3(ptr noundef %1, ptr noundef %4) #7
-  %38 = add nuw nsw i64 %29, 1
-  %39 = icmp eq i64 %38, %0
-  br i1 %39, label %27, label %28, !llvm.loop !15
+65:                                               ; preds = %59
+  %66 = add nsw i64 %11, -1
+  %67 = add i64 %66, %8
+  %68 = sdiv i64 %67, %8
+  br label %69
+
+69:                                               ; preds = %59, %65
+  %70 = phi i64 [ %68, %65 ], [ 1, %59 ]
+  %71 = tail call i64 @llvm.umax.i64(i64 %70, i64 1)
+  %72 = mul nsw i64 %71, %60
+  %73 = tail call noalias ptr @malloc(i64 noundef %72) #6
+  %74 = getelementptr inbounds i8, ptr %10, i64 56
+  store ptr %73, ptr %74, align 8, !tbaa !23
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %73, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %75, label %116
+
+75:                                               ; preds = %69
+  %76 = getelementptr inbounds i8, ptr %73, i64 %2
+  %77 = getelementptr inbounds i8, ptr %1, i64 %4
+  %78 = and i64 %3, 1
+  %79 = icmp eq i64 %3, 1
+  br i1 %79, label %106, label %80
+
+80:                                               ; preds = %75
+  %81 = and i64 %3, 9223372036854775806
+  br label %82
+
+82:                                               ; preds = %82, %80
+  %83 = phi ptr [ %76, %80 ], [ %100, %82 ]
+  %84 = phi i64 [ 0, %80 ], [ %101, %82 ]
+  %85 = phi i64 [ 0, %80 ], [ %102, %82 ]
+  %86 = shl nsw i64 %84, 4
+  %87 = getelementptr inbounds i8, ptr %77, i64 %86
+  %88 = load i64, ptr %87, align 8, !tbaa !14
+  %89 = inttoptr i64 %88 to ptr
+  %90 = getelementptr inbounds i8, ptr %87, i64 8
+  %91 = load i64, ptr %90, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %83, ptr align 1 %89, i64 %91, i1 false)
+  %92 = getelementptr inbounds i8, ptr %83, i64 %91
+  %93 = shl i64 %84, 4
+  %94 = or disjoint i64 %93, 16
+  %95 = getelementptr inbounds i8, ptr %77, i64 %94
+  %96 = load i64, ptr %95, align 8, !tbaa !14
+  %97 = inttoptr i64 %96 to ptr
+  %98 = getelementptr inbounds i8, ptr %95, i64 8
+  %99 = load i64, ptr %98, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %92, ptr align 1 %97, i64 %99, i1 false)
+  %100 = getelementptr inbounds i8, ptr %92, i64 %99
+  %101 = add nuw nsw i64 %84, 2
+  %102 = add i64 %85, 2
+  %103 = icmp eq i64 %102, %81
+  br i1 %103, label %104, label %82, !llvm.loop !24
+
+104:                                              ; preds = %82
+  %105 = shl nsw i64 %101, 4
+  br label %106
+
+106:                                              ; preds = %104, %75
+  %107 = phi ptr [ %76, %75 ], [ %100, %104 ]
+  %108 = phi i64 [ 0, %75 ], [ %105, %104 ]
+  %109 = icmp eq i64 %78, 0
+  br i1 %109, label %116, label %110
+
+110:                                              ; preds = %106
+  %111 = getelementptr inbounds i8, ptr %77, i64 %108
+  %112 = load i64, ptr %111, align 8, !tbaa !14
+  %113 = inttoptr i64 %112 to ptr
+  %114 = getelementptr inbounds i8, ptr %111, i64 8
+  %115 = load i64, ptr %114, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %107, ptr align 1 %113, i64 %115, i1 false)
+  br label %116
+
+116:                                              ; preds = %110, %106, %69
+  %117 = icmp sgt i64 %0, 0
+  br i1 %117, label %118, label %125
+
+118:                                              ; preds = %116
+  %119 = icmp eq i64 %7, 1
+  %120 = getelementptr inbounds i8, ptr %1, i64 %4
+  %121 = and i64 %3, 1
+  %122 = icmp eq i64 %3, 1
+  %123 = and i64 %3, 9223372036854775806
+  %124 = icmp eq i64 %121, 0
+  br label %126
+
+125:                                              ; preds = %169, %116
+  ret ptr %10
+
+126:                                              ; preds = %118, %169
+  %127 = phi i64 [ 0, %118 ], [ %170, %169 ]
+  br i1 %119, label %128, label %169
+
+128:                                              ; preds = %126
+  %129 = srem i64 %127, %8
+  %130 = sdiv i64 %127, %8
+  %131 = icmp eq i64 %129, 0
+  br i1 %131, label %132, label %169
+
+132:                                              ; preds = %128
+  %133 = mul nsw i64 %130, %60
+  %134 = getelementptr inbounds i8, ptr %73, i64 %133
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %134, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %135, label %169
+
+135:                                              ; preds = %132
+  %136 = getelementptr inbounds i8, ptr %134, i64 %2
+  br i1 %122, label %159, label %137
+
+137:                                              ; preds = %135, %137
+  %138 = phi ptr [ %155, %137 ], [ %136, %135 ]
+  %139 = phi i64 [ %156, %137 ], [ 0, %135 ]
+  %140 = phi i64 [ %157, %137 ], [ 0, %135 ]
+  %141 = shl nsw i64 %139, 4
+  %142 = getelementptr inbounds i8, ptr %120, i64 %141
+  %143 = load i64, ptr %142, align 8, !tbaa !14
+  %144 = inttoptr i64 %143 to ptr
+  %145 = getelementptr inbounds i8, ptr %142, i64 8
+  %146 = load i64, ptr %145, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %138, ptr align 1 %144, i64 %146, i1 false)
+  %147 = getelementptr inbounds i8, ptr %138, i64 %146
+  %148 = shl i64 %139, 4
+  %149 = or disjoint i64 %148, 16
+  %150 = getelementptr inbounds i8, ptr %120, i64 %149
+  %151 = load i64, ptr %150, align 8, !tbaa !14
+  %152 = inttoptr i64 %151 to ptr
+  %153 = getelementptr inbounds i8, ptr %150, i64 8
+  %154 = load i64, ptr %153, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %147, ptr align 1 %152, i64 %154, i1 false)
+  %155 = getelementptr inbounds i8, ptr %147, i64 %154
+  %156 = add nuw nsw i64 %139, 2
+  %157 = add i64 %140, 2
+  %158 = icmp eq i64 %157, %123
+  br i1 %158, label %159, label %137, !llvm.loop !24
+
+159:                                              ; preds = %137, %135
+  %160 = phi ptr [ %136, %135 ], [ %155, %137 ]
+  %161 = phi i64 [ 0, %135 ], [ %156, %137 ]
+  br i1 %124, label %169, label %162
+
+162:                                              ; preds = %159
+  %163 = shl nsw i64 %161, 4
+  %164 = getelementptr inbounds i8, ptr %120, i64 %163
+  %165 = load i64, ptr %164, align 8, !tbaa !14
+  %166 = inttoptr i64 %165 to ptr
+  %167 = getelementptr inbounds i8, ptr %164, i64 8
+  %168 = load i64, ptr %167, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %160, ptr align 1 %166, i64 %168, i1 false)
+  br label %169
+
+169:                                              ; preds = %162, %159, %132, %128, %126
+  tail call void %5(ptr noundef %1, ptr noundef %6) #7
+  %170 = add nuw nsw i64 %127, 1
+  %171 = icmp eq i64 %170, %0
+  br i1 %171, label %125, label %126, !llvm.loop !25
 }
 
 ; Function Attrs: mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite)
@@ -84,80 +260,115 @@ declare void @llvm.lifetime.end.p0(i64 immarg, ptr nocapture) #1
 define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, ptr noundef %1, ptr noundef %2, ptr noundef %3, ptr noundef %4, ptr nocapture noundef readonly %5, ptr noundef %6) local_unnamed_addr #0 {
   %8 = alloca %struct.xz_run, align 8
   %9 = load i64, ptr %0, align 8, !tbaa !5
-  %10 = getelementptr inbounds i8, ptr %0, i64 8
-  %11 = load i64, ptr %10, align 8, !tbaa !11
-  %12 = getelementptr inbounds i8, ptr %0, i64 16
-  %13 = load i64, ptr %12, align 8, !tbaa !12
-  %14 = icmp eq i64 %13, 1
-  br i1 %14, label %15, label %37
+  %10 = getelementptr inbounds i8, ptr %0, i64 24
+  %11 = getelementptr inbounds i8, ptr %0, i64 48
+  %12 = load i64, ptr %11, align 8, !tbaa !26
+  %13 = getelementptr inbounds i8, ptr %0, i64 8
+  %14 = load i64, ptr %13, align 8, !tbaa !12
+  %15 = icmp eq i64 %14, 1
+  br i1 %15, label %16, label %63
 
-15:                                               ; preds = %7
-  %16 = getelementptr inbounds i8, ptr %0, i64 24
-  %17 = load i64, ptr %16, align 8, !tbaa !13
-  %18 = add i64 %9, -1
-  %19 = add i64 %18, %17
-  %20 = sdiv i64 %19, %17
-  %21 = icmp sgt i64 %20, 0
-  br i1 %21, label %22, label %53
+16:                                               ; preds = %7
+  %17 = getelementptr inbounds i8, ptr %0, i64 16
+  %18 = load i64, ptr %17, align 8, !tbaa !13
+  %19 = add i64 %9, -1
+  %20 = add i64 %19, %18
+  %21 = sdiv i64 %20, %18
+  %22 = icmp sgt i64 %21, 0
+  br i1 %22, label %23, label %80
 
-22:                                               ; preds = %15
-  %23 = getelementptr inbounds i8, ptr %0, i64 32
-  br label %24
+23:                                               ; preds = %16
+  %24 = getelementptr inbounds i8, ptr %0, i64 56
+  %25 = getelementptr inbounds i8, ptr %0, i64 32
+  %26 = getelementptr inbounds i8, ptr %0, i64 40
+  br label %27
 
-24:                                               ; preds = %22, %24
-  %25 = phi i64 [ %20, %22 ], [ %26, %24 ]
-  %26 = add nsw i64 %25, -1
-  %27 = load i64, ptr %16, align 8, !tbaa !13
-  %28 = mul nsw i64 %27, %26
-  %29 = sub nsw i64 %9, %28
-  %30 = tail call i64 @llvm.smin.i64(i64 %29, i64 %27)
-  %31 = load ptr, ptr %23, align 8, !tbaa !14
-  %32 = mul nsw i64 %26, %11
-  %33 = getelementptr inbounds i8, ptr %31, i64 %32
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %1, ptr align 1 %33, i64 %11, i1 false)
-  %34 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !17
-  %35 = add nsw i64 %34, %30
-  store i64 %35, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !17
-  tail call void %5(i64 noundef %30, ptr noundef %1, ptr noundef %2, ptr noundef %6) #7
-  %36 = icmp ugt i64 %25, 1
-  br i1 %36, label %24, label %53, !llvm.loop !18
+27:                                               ; preds = %23, %59
+  %28 = phi i64 [ %21, %23 ], [ %29, %59 ]
+  %29 = add nsw i64 %28, -1
+  %30 = load i64, ptr %17, align 8, !tbaa !13
+  %31 = mul nsw i64 %30, %29
+  %32 = sub nsw i64 %9, %31
+  %33 = tail call i64 @llvm.smin.i64(i64 %32, i64 %30)
+  %34 = load ptr, ptr %24, align 8, !tbaa !23
+  %35 = mul nsw i64 %29, %12
+  %36 = getelementptr inbounds i8, ptr %34, i64 %35
+  %37 = load i64, ptr %10, align 8, !tbaa !27
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %1, ptr readonly align 1 %36, i64 %37, i1 false)
+  %38 = load i64, ptr %25, align 8, !tbaa !28
+  %39 = icmp sgt i64 %38, 0
+  br i1 %39, label %40, label %59
 
-37:                                               ; preds = %7
-  %38 = icmp sgt i64 %9, 0
-  br i1 %38, label %39, label %53
+40:                                               ; preds = %27
+  %41 = load i64, ptr %10, align 8, !tbaa !27
+  %42 = getelementptr inbounds i8, ptr %36, i64 %41
+  br label %43
 
-39:                                               ; preds = %37
-  %40 = getelementptr inbounds i8, ptr %0, i64 24
-  %41 = load i64, ptr %40, align 8, !tbaa !13
-  %42 = tail call i64 @llvm.smin.i64(i64 %41, i64 %9)
-  call void @llvm.lifetime.start.p0(i64 56, ptr nonnull %8) #7
-  store i64 %11, ptr %8, align 8, !tbaa !19
-  %43 = getelementptr inbounds i8, ptr %8, i64 8
-  %44 = mul nsw i64 %42, %11
-  %45 = tail call noalias ptr @malloc(i64 noundef %44) #6
-  store ptr %45, ptr %43, align 8, !tbaa !21
-  %46 = getelementptr inbounds i8, ptr %8, i64 16
-  store ptr %1, ptr %46, align 8, !tbaa !22
-  %47 = getelementptr inbounds i8, ptr %8, i64 24
-  store ptr %2, ptr %47, align 8, !tbaa !23
-  %48 = getelementptr inbounds i8, ptr %8, i64 32
-  store ptr %6, ptr %48, align 8, !tbaa !24
-  %49 = getelementptr inbounds i8, ptr %8, i64 40
-  store ptr %3, ptr %49, align 8, !tbaa !25
-  %50 = getelementptr inbounds i8, ptr %8, i64 48
-  store ptr %4, ptr %50, align 8, !tbaa !26
-  %51 = getelementptr inbounds i8, ptr %0, i64 32
-  %52 = load ptr, ptr %51, align 8, !tbaa !14
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %45, ptr align 1 %52, i64 %11, i1 false)
-  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef 0, i64 noundef %9, i64 noundef %42)
-  tail call void @free(ptr noundef %45) #7
-  call void @llvm.lifetime.end.p0(i64 56, ptr nonnull %8) #7
-  br label %53
+43:                                               ; preds = %43, %40
+  %44 = phi ptr [ %42, %40 ], [ %55, %43 ]
+  %45 = phi i64 [ 0, %40 ], [ %56, %43 ]
+  %46 = load i64, ptr %26, align 8, !tbaa !29
+  %47 = getelementptr inbounds i8, ptr %1, i64 %46
+  %48 = shl nsw i64 %45, 4
+  %49 = getelementptr inbounds i8, ptr %47, i64 %48
+  %50 = load i64, ptr %49, align 8, !tbaa !14
+  %51 = inttoptr i64 %50 to ptr
+  %52 = getelementptr inbounds i8, ptr %49, i64 8
+  %53 = load i64, ptr %52, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %51, ptr align 1 %44, i64 %53, i1 false)
+  %54 = load i64, ptr %52, align 8, !tbaa !14
+  %55 = getelementptr inbounds i8, ptr %44, i64 %54
+  %56 = add nuw nsw i64 %45, 1
+  %57 = load i64, ptr %25, align 8, !tbaa !28
+  %58 = icmp slt i64 %56, %57
+  br i1 %58, label %43, label %59, !llvm.loop !30
 
-53:                                               ; preds = %24, %15, %37, %39
-  %54 = getelementptr inbounds i8, ptr %0, i64 32
-  %55 = load ptr, ptr %54, align 8, !tbaa !14
-  tail call void @free(ptr noundef %55) #7
+59:                                               ; preds = %43, %27
+  %60 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !14
+  %61 = add nsw i64 %60, %33
+  store i64 %61, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !14
+  tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #7
+  %62 = icmp sgt i64 %28, 1
+  br i1 %62, label %27, label %80, !llvm.loop !31
+
+63:                                               ; preds = %7
+  %64 = icmp sgt i64 %9, 0
+  br i1 %64, label %65, label %80
+
+65:                                               ; preds = %63
+  %66 = getelementptr inbounds i8, ptr %0, i64 16
+  %67 = load i64, ptr %66, align 8, !tbaa !13
+  %68 = tail call i64 @llvm.smin.i64(i64 %67, i64 %9)
+  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %8) #7
+  call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %8, ptr noundef nonnull align 8 dereferenceable(32) %10, i64 32, i1 false), !tbaa.struct !32
+  %69 = getelementptr inbounds i8, ptr %8, i64 32
+  store i64 %12, ptr %69, align 8, !tbaa !33
+  %70 = getelementptr inbounds i8, ptr %8, i64 40
+  %71 = mul nsw i64 %68, %12
+  %72 = tail call noalias ptr @malloc(i64 noundef %71) #6
+  store ptr %72, ptr %70, align 8, !tbaa !35
+  %73 = getelementptr inbounds i8, ptr %8, i64 48
+  store ptr %1, ptr %73, align 8, !tbaa !36
+  %74 = getelementptr inbounds i8, ptr %8, i64 56
+  store ptr %2, ptr %74, align 8, !tbaa !37
+  %75 = getelementptr inbounds i8, ptr %8, i64 64
+  store ptr %6, ptr %75, align 8, !tbaa !38
+  %76 = getelementptr inbounds i8, ptr %8, i64 72
+  store ptr %3, ptr %76, align 8, !tbaa !39
+  %77 = getelementptr inbounds i8, ptr %8, i64 80
+  store ptr %4, ptr %77, align 8, !tbaa !40
+  %78 = getelementptr inbounds i8, ptr %0, i64 56
+  %79 = load ptr, ptr %78, align 8, !tbaa !23
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %72, ptr align 1 %79, i64 %12, i1 false)
+  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef 0, i64 noundef %9, i64 noundef %68)
+  tail call void @free(ptr noundef %72) #7
+  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #7
+  br label %80
+
+80:                                               ; preds = %59, %16, %63, %65
+  %81 = getelementptr inbounds i8, ptr %0, i64 56
+  %82 = load ptr, ptr %81, align 8, !tbaa !23
+  tail call void @free(ptr noundef %82) #7
   tail call void @free(ptr noundef nonnull %0) #7
   ret void
 }
@@ -165,236 +376,359 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
 ; Function Attrs: nounwind uwtable
 define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
   %5 = icmp sgt i64 %2, 0
-  br i1 %5, label %6, label %168
+  br i1 %5, label %6, label %263
 
 6:                                                ; preds = %4
   %7 = icmp eq i64 %3, 1
   %8 = icmp slt i64 %3, 1
   %9 = add nsw i64 %3, -1
   %10 = icmp slt i64 %3, 2
-  %11 = getelementptr inbounds i8, ptr %0, i64 16
-  %12 = getelementptr inbounds i8, ptr %0, i64 8
-  %13 = getelementptr inbounds i8, ptr %0, i64 40
-  %14 = getelementptr inbounds i8, ptr %0, i64 32
-  %15 = add nsw i64 %1, 1
-  br label %16
+  %11 = getelementptr inbounds i8, ptr %0, i64 48
+  %12 = getelementptr inbounds i8, ptr %0, i64 40
+  %13 = getelementptr inbounds i8, ptr %0, i64 32
+  %14 = getelementptr inbounds i8, ptr %0, i64 8
+  %15 = getelementptr inbounds i8, ptr %0, i64 16
+  %16 = getelementptr inbounds i8, ptr %0, i64 72
+  %17 = getelementptr inbounds i8, ptr %0, i64 64
+  %18 = add nsw i64 %1, 1
+  br label %19
 
-16:                                               ; preds = %6, %159
-  %17 = phi i64 [ %2, %6 ], [ %145, %159 ]
-  %18 = icmp eq i64 %17, 1
-  br i1 %18, label %19, label %31
+19:                                               ; preds = %6, %261
+  %20 = phi i64 [ %2, %6 ], [ %194, %261 ]
+  %21 = icmp eq i64 %20, 1
+  br i1 %21, label %22, label %57
 
-19:                                               ; preds = %16
-  %20 = load ptr, ptr %11, align 8, !tbaa !22
-  %21 = load ptr, ptr %12, align 8, !tbaa !21
-  %22 = load i64, ptr %0, align 8, !tbaa !19
-  %23 = mul nsw i64 %22, %1
-  %24 = getelementptr inbounds i8, ptr %21, i64 %23
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %20, ptr align 1 %24, i64 %22, i1 false)
-  %25 = getelementptr inbounds i8, ptr %0, i64 48
-  %26 = load ptr, ptr %25, align 8, !tbaa !26
-  %27 = load ptr, ptr %11, align 8, !tbaa !22
-  %28 = getelementptr inbounds i8, ptr %0, i64 24
-  %29 = load ptr, ptr %28, align 8, !tbaa !23
-  %30 = load ptr, ptr %14, align 8, !tbaa !24
-  tail call void %26(ptr noundef %27, ptr noundef %29, ptr noundef %30) #7
-  br label %168
+22:                                               ; preds = %19
+  %23 = load ptr, ptr %11, align 8, !tbaa !36
+  %24 = load ptr, ptr %12, align 8, !tbaa !35
+  %25 = load i64, ptr %13, align 8, !tbaa !33
+  %26 = mul nsw i64 %25, %1
+  %27 = getelementptr inbounds i8, ptr %24, i64 %26
+  %28 = load i64, ptr %0, align 8, !tbaa !27
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %23, ptr readonly align 1 %27, i64 %28, i1 false)
+  %29 = load i64, ptr %14, align 8, !tbaa !28
+  %30 = icmp sgt i64 %29, 0
+  br i1 %30, label %31, label %50
 
-31:                                               ; preds = %16
-  br i1 %7, label %32, label %59
+31:                                               ; preds = %22
+  %32 = load i64, ptr %0, align 8, !tbaa !27
+  %33 = getelementptr inbounds i8, ptr %27, i64 %32
+  br label %34
 
-32:                                               ; preds = %31
-  %33 = getelementptr inbounds i8, ptr %0, i64 48
-  %34 = getelementptr inbounds i8, ptr %0, i64 24
-  br label %35
+34:                                               ; preds = %34, %31
+  %35 = phi ptr [ %33, %31 ], [ %46, %34 ]
+  %36 = phi i64 [ 0, %31 ], [ %47, %34 ]
+  %37 = load i64, ptr %15, align 8, !tbaa !29
+  %38 = getelementptr inbounds i8, ptr %23, i64 %37
+  %39 = shl nsw i64 %36, 4
+  %40 = getelementptr inbounds i8, ptr %38, i64 %39
+  %41 = load i64, ptr %40, align 8, !tbaa !14
+  %42 = inttoptr i64 %41 to ptr
+  %43 = getelementptr inbounds i8, ptr %40, i64 8
+  %44 = load i64, ptr %43, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %42, ptr align 1 %35, i64 %44, i1 false)
+  %45 = load i64, ptr %43, align 8, !tbaa !14
+  %46 = getelementptr inbounds i8, ptr %35, i64 %45
+  %47 = add nuw nsw i64 %36, 1
+  %48 = load i64, ptr %14, align 8, !tbaa !28
+  %49 = icmp slt i64 %47, %48
+  br i1 %49, label %34, label %50, !llvm.loop !30
 
-35:                                               ; preds = %32, %51
-  %36 = phi i64 [ %2, %32 ], [ %37, %51 ]
-  %37 = add nsw i64 %36, -1
-  %38 = load ptr, ptr %11, align 8, !tbaa !22
-  %39 = load ptr, ptr %12, align 8, !tbaa !21
-  %40 = load i64, ptr %0, align 8, !tbaa !19
-  %41 = mul nsw i64 %40, %1
-  %42 = getelementptr inbounds i8, ptr %39, i64 %41
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %38, ptr align 1 %42, i64 %40, i1 false)
-  %43 = icmp eq i64 %37, 0
-  br i1 %43, label %51, label %44
+50:                                               ; preds = %34, %22
+  %51 = getelementptr inbounds i8, ptr %0, i64 80
+  %52 = load ptr, ptr %51, align 8, !tbaa !40
+  %53 = load ptr, ptr %11, align 8, !tbaa !36
+  %54 = getelementptr inbounds i8, ptr %0, i64 56
+  %55 = load ptr, ptr %54, align 8, !tbaa !37
+  %56 = load ptr, ptr %17, align 8, !tbaa !38
+  tail call void %52(ptr noundef %53, ptr noundef %55, ptr noundef %56) #7
+  br label %263
 
-44:                                               ; preds = %35, %44
-  %45 = phi i64 [ %49, %44 ], [ 0, %35 ]
-  %46 = load ptr, ptr %13, align 8, !tbaa !25
-  %47 = load ptr, ptr %11, align 8, !tbaa !22
-  %48 = load ptr, ptr %14, align 8, !tbaa !24
-  tail call void %46(ptr noundef %47, ptr noundef %48) #7
-  %49 = add nuw nsw i64 %45, 1
-  %50 = icmp eq i64 %49, %37
-  br i1 %50, label %51, label %44, !llvm.loop !27
+57:                                               ; preds = %19
+  br i1 %7, label %58, label %108
 
-51:                                               ; preds = %44, %35
-  %52 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !17
-  %53 = add nsw i64 %52, %37
-  store i64 %53, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !17
-  %54 = load ptr, ptr %33, align 8, !tbaa !26
-  %55 = load ptr, ptr %11, align 8, !tbaa !22
-  %56 = load ptr, ptr %34, align 8, !tbaa !23
-  %57 = load ptr, ptr %14, align 8, !tbaa !24
-  tail call void %54(ptr noundef %55, ptr noundef %56, ptr noundef %57) #7
-  %58 = icmp sgt i64 %36, 1
-  br i1 %58, label %35, label %168, !llvm.loop !28
+58:                                               ; preds = %57
+  %59 = getelementptr inbounds i8, ptr %0, i64 80
+  %60 = getelementptr inbounds i8, ptr %0, i64 56
+  br label %61
 
-59:                                               ; preds = %31, %83
-  %60 = phi i64 [ %61, %83 ], [ 0, %31 ]
-  %61 = add nuw nsw i64 %60, 1
-  br i1 %8, label %83, label %62
+61:                                               ; preds = %58, %100
+  %62 = phi i64 [ %2, %58 ], [ %63, %100 ]
+  %63 = add nsw i64 %62, -1
+  %64 = load ptr, ptr %11, align 8, !tbaa !36
+  %65 = load ptr, ptr %12, align 8, !tbaa !35
+  %66 = load i64, ptr %13, align 8, !tbaa !33
+  %67 = mul nsw i64 %66, %1
+  %68 = getelementptr inbounds i8, ptr %65, i64 %67
+  %69 = load i64, ptr %0, align 8, !tbaa !27
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %64, ptr readonly align 1 %68, i64 %69, i1 false)
+  %70 = load i64, ptr %14, align 8, !tbaa !28
+  %71 = icmp sgt i64 %70, 0
+  br i1 %71, label %72, label %91
 
-62:                                               ; preds = %59
-  %63 = uitofp nneg i64 %61 to double
-  %64 = fcmp ogt double %63, 4.000000e+18
-  br i1 %64, label %83, label %65
+72:                                               ; preds = %61
+  %73 = load i64, ptr %0, align 8, !tbaa !27
+  %74 = getelementptr inbounds i8, ptr %68, i64 %73
+  br label %75
 
-65:                                               ; preds = %62, %69
-  %66 = phi double [ %75, %69 ], [ %63, %62 ]
-  %67 = phi i64 [ %70, %69 ], [ 1, %62 ]
-  %68 = icmp eq i64 %67, %3
-  br i1 %68, label %77, label %69, !llvm.loop !29
+75:                                               ; preds = %75, %72
+  %76 = phi ptr [ %74, %72 ], [ %87, %75 ]
+  %77 = phi i64 [ 0, %72 ], [ %88, %75 ]
+  %78 = load i64, ptr %15, align 8, !tbaa !29
+  %79 = getelementptr inbounds i8, ptr %64, i64 %78
+  %80 = shl nsw i64 %77, 4
+  %81 = getelementptr inbounds i8, ptr %79, i64 %80
+  %82 = load i64, ptr %81, align 8, !tbaa !14
+  %83 = inttoptr i64 %82 to ptr
+  %84 = getelementptr inbounds i8, ptr %81, i64 8
+  %85 = load i64, ptr %84, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %83, ptr align 1 %76, i64 %85, i1 false)
+  %86 = load i64, ptr %84, align 8, !tbaa !14
+  %87 = getelementptr inbounds i8, ptr %76, i64 %86
+  %88 = add nuw nsw i64 %77, 1
+  %89 = load i64, ptr %14, align 8, !tbaa !28
+  %90 = icmp slt i64 %88, %89
+  br i1 %90, label %75, label %91, !llvm.loop !30
 
-69:                                               ; preds = %65
-  %70 = add i64 %67, 1
-  %71 = add nuw nsw i64 %70, %60
-  %72 = sitofp i64 %71 to double
-  %73 = fmul double %66, %72
-  %74 = uitofp nneg i64 %70 to double
-  %75 = fdiv double %73, %74
-  %76 = fcmp ogt double %75, 4.000000e+18
-  br i1 %76, label %77, label %65, !llvm.loop !29
+91:                                               ; preds = %75, %61
+  %92 = icmp eq i64 %62, 1
+  br i1 %92, label %100, label %93
 
-77:                                               ; preds = %65, %69
-  %78 = phi double [ %66, %65 ], [ %75, %69 ]
-  %79 = icmp slt i64 %67, %3
-  %80 = fadd double %78, 5.000000e-01
-  %81 = fptosi double %80 to i64
-  %82 = select i1 %79, i64 4000000000000000000, i64 %81
-  br label %83
+93:                                               ; preds = %91, %93
+  %94 = phi i64 [ %98, %93 ], [ 0, %91 ]
+  %95 = load ptr, ptr %16, align 8, !tbaa !39
+  %96 = load ptr, ptr %11, align 8, !tbaa !36
+  %97 = load ptr, ptr %17, align 8, !tbaa !38
+  tail call void %95(ptr noundef %96, ptr noundef %97) #7
+  %98 = add nuw nsw i64 %94, 1
+  %99 = icmp eq i64 %98, %63
+  br i1 %99, label %100, label %93, !llvm.loop !41
 
-83:                                               ; preds = %77, %59, %62
-  %84 = phi i64 [ 4000000000000000000, %62 ], [ 1, %59 ], [ %82, %77 ]
-  %85 = icmp slt i64 %84, %17
-  br i1 %85, label %59, label %86, !llvm.loop !30
+100:                                              ; preds = %93, %91
+  %101 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !14
+  %102 = add nsw i64 %101, %63
+  store i64 %102, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !14
+  %103 = load ptr, ptr %59, align 8, !tbaa !40
+  %104 = load ptr, ptr %11, align 8, !tbaa !36
+  %105 = load ptr, ptr %60, align 8, !tbaa !37
+  %106 = load ptr, ptr %17, align 8, !tbaa !38
+  tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #7
+  %107 = icmp sgt i64 %62, 1
+  br i1 %107, label %61, label %263, !llvm.loop !42
 
-86:                                               ; preds = %83
-  br i1 %10, label %109, label %87
+108:                                              ; preds = %57, %132
+  %109 = phi i64 [ %110, %132 ], [ 0, %57 ]
+  %110 = add nuw nsw i64 %109, 1
+  br i1 %8, label %132, label %111
 
-87:                                               ; preds = %86
-  %88 = uitofp nneg i64 %61 to double
-  %89 = fcmp ogt double %88, 4.000000e+18
-  br i1 %89, label %109, label %90
+111:                                              ; preds = %108
+  %112 = uitofp nneg i64 %110 to double
+  %113 = fcmp ogt double %112, 4.000000e+18
+  br i1 %113, label %132, label %114
 
-90:                                               ; preds = %87, %94
-  %91 = phi double [ %100, %94 ], [ %88, %87 ]
-  %92 = phi i64 [ %95, %94 ], [ 1, %87 ]
-  %93 = icmp eq i64 %92, %9
-  br i1 %93, label %102, label %94, !llvm.loop !29
+114:                                              ; preds = %111, %118
+  %115 = phi double [ %124, %118 ], [ %112, %111 ]
+  %116 = phi i64 [ %119, %118 ], [ 1, %111 ]
+  %117 = icmp eq i64 %116, %3
+  br i1 %117, label %126, label %118, !llvm.loop !43
 
-94:                                               ; preds = %90
-  %95 = add nuw nsw i64 %92, 1
-  %96 = add nuw nsw i64 %95, %60
-  %97 = uitofp nneg i64 %96 to double
-  %98 = fmul double %91, %97
-  %99 = uitofp nneg i64 %95 to double
-  %100 = fdiv double %98, %99
-  %101 = fcmp ogt double %100, 4.000000e+18
-  br i1 %101, label %102, label %90, !llvm.loop !29
+118:                                              ; preds = %114
+  %119 = add i64 %116, 1
+  %120 = add nuw nsw i64 %119, %109
+  %121 = sitofp i64 %120 to double
+  %122 = fmul double %115, %121
+  %123 = uitofp nneg i64 %119 to double
+  %124 = fdiv double %122, %123
+  %125 = fcmp ogt double %124, 4.000000e+18
+  br i1 %125, label %126, label %114, !llvm.loop !43
 
-102:                                              ; preds = %90, %94
-  %103 = phi double [ %91, %90 ], [ %100, %94 ]
-  %104 = icmp sge i64 %92, %9
-  %105 = fadd double %103, 5.000000e-01
-  %106 = fptosi double %105 to i64
-  %107 = freeze i1 %104
-  %108 = select i1 %107, i64 %106, i64 4000000000000000000
-  br label %109
+126:                                              ; preds = %114, %118
+  %127 = phi double [ %115, %114 ], [ %124, %118 ]
+  %128 = icmp slt i64 %116, %3
+  %129 = fadd double %127, 5.000000e-01
+  %130 = fptosi double %129 to i64
+  %131 = select i1 %128, i64 4000000000000000000, i64 %130
+  br label %132
 
-109:                                              ; preds = %102, %87, %86
-  %110 = phi i64 [ 1, %86 ], [ 4000000000000000000, %87 ], [ %108, %102 ]
-  %111 = sub nsw i64 %17, %110
-  %112 = add nsw i64 %60, -2
-  %113 = icmp ult i64 %60, 2
-  %114 = or i1 %8, %113
-  %115 = xor i1 %113, true
-  %116 = zext i1 %115 to i64
-  br i1 %114, label %139, label %117
+132:                                              ; preds = %126, %108, %111
+  %133 = phi i64 [ 4000000000000000000, %111 ], [ 1, %108 ], [ %131, %126 ]
+  %134 = icmp slt i64 %133, %20
+  br i1 %134, label %108, label %135, !llvm.loop !44
 
-117:                                              ; preds = %109
-  %118 = add nsw i64 %60, -1
-  %119 = sitofp i64 %118 to double
-  %120 = fcmp ogt double %119, 4.000000e+18
-  br i1 %120, label %139, label %121
+135:                                              ; preds = %132
+  br i1 %10, label %158, label %136
 
-121:                                              ; preds = %117, %125
-  %122 = phi double [ %131, %125 ], [ %119, %117 ]
-  %123 = phi i64 [ %126, %125 ], [ 1, %117 ]
-  %124 = icmp eq i64 %123, %3
-  br i1 %124, label %133, label %125, !llvm.loop !29
+136:                                              ; preds = %135
+  %137 = uitofp nneg i64 %110 to double
+  %138 = fcmp ogt double %137, 4.000000e+18
+  br i1 %138, label %158, label %139
 
-125:                                              ; preds = %121
-  %126 = add i64 %123, 1
-  %127 = add nuw nsw i64 %112, %126
-  %128 = sitofp i64 %127 to double
-  %129 = fmul double %122, %128
-  %130 = uitofp nneg i64 %126 to double
-  %131 = fdiv double %129, %130
-  %132 = fcmp ogt double %131, 4.000000e+18
-  br i1 %132, label %133, label %121, !llvm.loop !29
+139:                                              ; preds = %136, %143
+  %140 = phi double [ %149, %143 ], [ %137, %136 ]
+  %141 = phi i64 [ %144, %143 ], [ 1, %136 ]
+  %142 = icmp eq i64 %141, %9
+  br i1 %142, label %151, label %143, !llvm.loop !43
 
-133:                                              ; preds = %121, %125
-  %134 = phi double [ %122, %121 ], [ %131, %125 ]
-  %135 = icmp slt i64 %123, %3
-  %136 = fadd double %134, 5.000000e-01
-  %137 = fptosi double %136 to i64
-  %138 = select i1 %135, i64 4000000000000000000, i64 %137
-  br label %139
+143:                                              ; preds = %139
+  %144 = add nuw nsw i64 %141, 1
+  %145 = add nuw nsw i64 %144, %109
+  %146 = uitofp nneg i64 %145 to double
+  %147 = fmul double %140, %146
+  %148 = uitofp nneg i64 %144 to double
+  %149 = fdiv double %147, %148
+  %150 = fcmp ogt double %149, 4.000000e+18
+  br i1 %150, label %151, label %139, !llvm.loop !43
 
-139:                                              ; preds = %133, %117, %109
-  %140 = phi i64 [ %116, %109 ], [ 4000000000000000000, %117 ], [ %138, %133 ]
-  %141 = tail call i64 @llvm.smax.i64(i64 %140, i64 %111)
-  %142 = tail call i64 @llvm.smax.i64(i64 %141, i64 1)
-  %143 = icmp slt i64 %142, %17
-  %144 = add nsw i64 %17, -1
-  %145 = select i1 %143, i64 %142, i64 %144
-  %146 = load ptr, ptr %11, align 8, !tbaa !22
-  %147 = load ptr, ptr %12, align 8, !tbaa !21
-  %148 = load i64, ptr %0, align 8, !tbaa !19
-  %149 = mul nsw i64 %148, %1
-  %150 = getelementptr inbounds i8, ptr %147, i64 %149
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %146, ptr align 1 %150, i64 %148, i1 false)
-  %151 = icmp sgt i64 %145, 0
-  br i1 %151, label %152, label %159
+151:                                              ; preds = %139, %143
+  %152 = phi double [ %140, %139 ], [ %149, %143 ]
+  %153 = icmp sge i64 %141, %9
+  %154 = fadd double %152, 5.000000e-01
+  %155 = fptosi double %154 to i64
+  %156 = freeze i1 %153
+  %157 = select i1 %156, i64 %155, i64 4000000000000000000
+  br label %158
 
-152:                                              ; preds = %139, %152
-  %153 = phi i64 [ %157, %152 ], [ 0, %139 ]
-  %154 = load ptr, ptr %13, align 8, !tbaa !25
-  %155 = load ptr, ptr %11, align 8, !tbaa !22
-  %156 = load ptr, ptr %14, align 8, !tbaa !24
-  tail call void %154(ptr noundef %155, ptr noundef %156) #7
-  %157 = add nuw nsw i64 %153, 1
-  %158 = icmp eq i64 %157, %145
-  br i1 %158, label %159, label %152, !llvm.loop !27
+158:                                              ; preds = %151, %136, %135
+  %159 = phi i64 [ 1, %135 ], [ 4000000000000000000, %136 ], [ %157, %151 ]
+  %160 = sub nsw i64 %20, %159
+  %161 = add nsw i64 %109, -2
+  %162 = icmp ult i64 %109, 2
+  %163 = or i1 %8, %162
+  %164 = xor i1 %162, true
+  %165 = zext i1 %164 to i64
+  br i1 %163, label %188, label %166
 
-159:                                              ; preds = %152, %139
-  %160 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !17
-  %161 = add nsw i64 %160, %145
-  store i64 %161, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !17
-  %162 = load ptr, ptr %12, align 8, !tbaa !21
-  %163 = load i64, ptr %0, align 8, !tbaa !19
-  %164 = mul nsw i64 %163, %15
-  %165 = getelementptr inbounds i8, ptr %162, i64 %164
-  %166 = load ptr, ptr %11, align 8, !tbaa !22
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %165, ptr align 1 %166, i64 %163, i1 false)
-  %167 = sub nsw i64 %17, %145
-  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %15, i64 noundef %167, i64 noundef %9)
-  br i1 %151, label %16, label %168, !llvm.loop !31
+166:                                              ; preds = %158
+  %167 = add nsw i64 %109, -1
+  %168 = sitofp i64 %167 to double
+  %169 = fcmp ogt double %168, 4.000000e+18
+  br i1 %169, label %188, label %170
 
-168:                                              ; preds = %159, %51, %4, %19
+170:                                              ; preds = %166, %174
+  %171 = phi double [ %180, %174 ], [ %168, %166 ]
+  %172 = phi i64 [ %175, %174 ], [ 1, %166 ]
+  %173 = icmp eq i64 %172, %3
+  br i1 %173, label %182, label %174, !llvm.loop !43
+
+174:                                              ; preds = %170
+  %175 = add i64 %172, 1
+  %176 = add nuw nsw i64 %161, %175
+  %177 = sitofp i64 %176 to double
+  %178 = fmul double %171, %177
+  %179 = uitofp nneg i64 %175 to double
+  %180 = fdiv double %178, %179
+  %181 = fcmp ogt double %180, 4.000000e+18
+  br i1 %181, label %182, label %170, !llvm.loop !43
+
+182:                                              ; preds = %170, %174
+  %183 = phi double [ %171, %170 ], [ %180, %174 ]
+  %184 = icmp slt i64 %172, %3
+  %185 = fadd double %183, 5.000000e-01
+  %186 = fptosi double %185 to i64
+  %187 = select i1 %184, i64 4000000000000000000, i64 %186
+  br label %188
+
+188:                                              ; preds = %182, %166, %158
+  %189 = phi i64 [ %165, %158 ], [ 4000000000000000000, %166 ], [ %187, %182 ]
+  %190 = tail call i64 @llvm.smax.i64(i64 %189, i64 %160)
+  %191 = tail call i64 @llvm.smax.i64(i64 %190, i64 1)
+  %192 = icmp slt i64 %191, %20
+  %193 = add nsw i64 %20, -1
+  %194 = select i1 %192, i64 %191, i64 %193
+  %195 = load ptr, ptr %11, align 8, !tbaa !36
+  %196 = load ptr, ptr %12, align 8, !tbaa !35
+  %197 = load i64, ptr %13, align 8, !tbaa !33
+  %198 = mul nsw i64 %197, %1
+  %199 = getelementptr inbounds i8, ptr %196, i64 %198
+  %200 = load i64, ptr %0, align 8, !tbaa !27
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %195, ptr readonly align 1 %199, i64 %200, i1 false)
+  %201 = load i64, ptr %14, align 8, !tbaa !28
+  %202 = icmp sgt i64 %201, 0
+  br i1 %202, label %203, label %222
+
+203:                                              ; preds = %188
+  %204 = load i64, ptr %0, align 8, !tbaa !27
+  %205 = getelementptr inbounds i8, ptr %199, i64 %204
+  br label %206
+
+206:                                              ; preds = %206, %203
+  %207 = phi ptr [ %205, %203 ], [ %218, %206 ]
+  %208 = phi i64 [ 0, %203 ], [ %219, %206 ]
+  %209 = load i64, ptr %15, align 8, !tbaa !29
+  %210 = getelementptr inbounds i8, ptr %195, i64 %209
+  %211 = shl nsw i64 %208, 4
+  %212 = getelementptr inbounds i8, ptr %210, i64 %211
+  %213 = load i64, ptr %212, align 8, !tbaa !14
+  %214 = inttoptr i64 %213 to ptr
+  %215 = getelementptr inbounds i8, ptr %212, i64 8
+  %216 = load i64, ptr %215, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %214, ptr align 1 %207, i64 %216, i1 false)
+  %217 = load i64, ptr %215, align 8, !tbaa !14
+  %218 = getelementptr inbounds i8, ptr %207, i64 %217
+  %219 = add nuw nsw i64 %208, 1
+  %220 = load i64, ptr %14, align 8, !tbaa !28
+  %221 = icmp slt i64 %219, %220
+  br i1 %221, label %206, label %222, !llvm.loop !30
+
+222:                                              ; preds = %206, %188
+  %223 = icmp sgt i64 %194, 0
+  br i1 %223, label %224, label %231
+
+224:                                              ; preds = %222, %224
+  %225 = phi i64 [ %229, %224 ], [ 0, %222 ]
+  %226 = load ptr, ptr %16, align 8, !tbaa !39
+  %227 = load ptr, ptr %11, align 8, !tbaa !36
+  %228 = load ptr, ptr %17, align 8, !tbaa !38
+  tail call void %226(ptr noundef %227, ptr noundef %228) #7
+  %229 = add nuw nsw i64 %225, 1
+  %230 = icmp eq i64 %229, %194
+  br i1 %230, label %231, label %224, !llvm.loop !41
+
+231:                                              ; preds = %224, %222
+  %232 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !14
+  %233 = add nsw i64 %232, %194
+  store i64 %233, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !14
+  %234 = load ptr, ptr %12, align 8, !tbaa !35
+  %235 = load i64, ptr %13, align 8, !tbaa !33
+  %236 = mul nsw i64 %235, %18
+  %237 = getelementptr inbounds i8, ptr %234, i64 %236
+  %238 = load ptr, ptr %11, align 8, !tbaa !36
+  %239 = load i64, ptr %0, align 8, !tbaa !27
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %237, ptr readonly align 1 %238, i64 %239, i1 false)
+  %240 = load i64, ptr %14, align 8, !tbaa !28
+  %241 = icmp sgt i64 %240, 0
+  br i1 %241, label %242, label %261
+
+242:                                              ; preds = %231
+  %243 = load i64, ptr %0, align 8, !tbaa !27
+  %244 = getelementptr inbounds i8, ptr %237, i64 %243
+  br label %245
+
+245:                                              ; preds = %245, %242
+  %246 = phi ptr [ %244, %242 ], [ %257, %245 ]
+  %247 = phi i64 [ 0, %242 ], [ %258, %245 ]
+  %248 = load i64, ptr %15, align 8, !tbaa !29
+  %249 = getelementptr inbounds i8, ptr %238, i64 %248
+  %250 = shl nsw i64 %247, 4
+  %251 = getelementptr inbounds i8, ptr %249, i64 %250
+  %252 = load i64, ptr %251, align 8, !tbaa !14
+  %253 = inttoptr i64 %252 to ptr
+  %254 = getelementptr inbounds i8, ptr %251, i64 8
+  %255 = load i64, ptr %254, align 8, !tbaa !14
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %246, ptr align 1 %253, i64 %255, i1 false)
+  %256 = load i64, ptr %254, align 8, !tbaa !14
+  %257 = getelementptr inbounds i8, ptr %246, i64 %256
+  %258 = add nuw nsw i64 %247, 1
+  %259 = load i64, ptr %14, align 8, !tbaa !28
+  %260 = icmp slt i64 %258, %259
+  br i1 %260, label %245, label %261, !llvm.loop !24
+
+261:                                              ; preds = %245, %231
+  %262 = sub nsw i64 %20, %194
+  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %262, i64 noundef %9)
+  br i1 %223, label %19, label %263, !llvm.loop !45
+
+263:                                              ; preds = %261, %100, %4, %50
   ret void
 }
 
@@ -409,6 +743,9 @@ declare i64 @llvm.umax.i64(i64, i64) #5
 
 ; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
 declare i64 @llvm.smin.i64(i64, i64) #5
+
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare i64 @llvm.vector.reduce.add.v2i64(<2 x i64>) #5
 
 attributes #0 = { nounwind uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #1 = { mustprogress nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
@@ -428,29 +765,43 @@ attributes #7 = { nounwind }
 !3 = !{i32 7, !"uwtable", i32 2}
 !4 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
 !5 = !{!6, !7, i64 0}
-!6 = !{!"xz_tape", !7, i64 0, !7, i64 8, !7, i64 16, !7, i64 24, !10, i64 32}
+!6 = !{!"xz_tape", !7, i64 0, !7, i64 8, !7, i64 16, !10, i64 24, !11, i64 56}
 !7 = !{!"long", !8, i64 0}
 !8 = !{!"omnipotent char", !9, i64 0}
 !9 = !{!"Simple C/C++ TBAA"}
-!10 = !{!"any pointer", !8, i64 0}
-!11 = !{!6, !7, i64 8}
-!12 = !{!6, !7, i64 16}
-!13 = !{!6, !7, i64 24}
-!14 = !{!6, !10, i64 32}
-!15 = distinct !{!15, !16}
-!16 = !{!"llvm.loop.mustprogress"}
-!17 = !{!7, !7, i64 0}
-!18 = distinct !{!18, !16}
-!19 = !{!20, !7, i64 0}
-!20 = !{!"xz_run", !7, i64 0, !10, i64 8, !10, i64 16, !10, i64 24, !10, i64 32, !10, i64 40, !10, i64 48}
-!21 = !{!20, !10, i64 8}
-!22 = !{!20, !10, i64 16}
-!23 = !{!20, !10, i64 24}
-!24 = !{!20, !10, i64 32}
-!25 = !{!20, !10, i64 40}
-!26 = !{!20, !10, i64 48}
-!27 = distinct !{!27, !16}
-!28 = distinct !{!28, !16}
-!29 = distinct !{!29, !16}
-!30 = distinct !{!30, !16}
-!31 = distinct !{!31, !16}
+!10 = !{!"xz_layout", !7, i64 0, !7, i64 8, !7, i64 16, !7, i64 24}
+!11 = !{!"any pointer", !8, i64 0}
+!12 = !{!6, !7, i64 8}
+!13 = !{!6, !7, i64 16}
+!14 = !{!7, !7, i64 0}
+!15 = !{!16}
+!16 = distinct !{!16, !17, !"xz_layout: argument 0"}
+!17 = distinct !{!17, !"xz_layout"}
+!18 = distinct !{!18, !19, !20, !21}
+!19 = !{!"llvm.loop.mustprogress"}
+!20 = !{!"llvm.loop.isvectorized", i32 1}
+!21 = !{!"llvm.loop.unroll.runtime.disable"}
+!22 = distinct !{!22, !19, !21, !20}
+!23 = !{!6, !11, i64 56}
+!24 = distinct !{!24, !19}
+!25 = distinct !{!25, !19}
+!26 = !{!6, !7, i64 48}
+!27 = !{!10, !7, i64 0}
+!28 = !{!10, !7, i64 8}
+!29 = !{!10, !7, i64 16}
+!30 = distinct !{!30, !19}
+!31 = distinct !{!31, !19}
+!32 = !{i64 0, i64 8, !14, i64 8, i64 8, !14, i64 16, i64 8, !14, i64 24, i64 8, !14}
+!33 = !{!34, !7, i64 32}
+!34 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80}
+!35 = !{!34, !11, i64 40}
+!36 = !{!34, !11, i64 48}
+!37 = !{!34, !11, i64 56}
+!38 = !{!34, !11, i64 64}
+!39 = !{!34, !11, i64 72}
+!40 = !{!34, !11, i64 80}
+!41 = distinct !{!41, !19}
+!42 = distinct !{!42, !19}
+!43 = distinct !{!43, !19}
+!44 = distinct !{!44, !19}
+!45 = distinct !{!45, !19}
