@@ -12,9 +12,9 @@ entry, `cfg.trip_count`) as the pieces checkpoint-loops outlines:
     regions   the memory the body overwrites: per store, the pointer it is based on (defined
               before the loop) and the range of its byte offsets, as expressions of values
               defined before the loop: an inner loop's counter ranges from its start to the
-              last value its exit test lets through, a value merged from several paths over
-              all of them (a range may include one element that a loop which does not run
-              never writes)
+              last value its exit test lets through (none if it does not run), a value merged
+              from several paths over all of them; a store behind a branch on a condition
+              defined before the loop (`if (m > 2)`) has an empty range where it fails
 
 Memory the body only reads is not part of the state.  A store whose extent cannot be bounded
 that way (an address carried from one iteration to the next, indexed by the outer counter, or
@@ -69,6 +69,9 @@ class Region:
     lo: Expr
     hi: Expr
     op: Operation
+    guards: list[tuple[SSAValue, bool]]
+    """Conditions defined before the loop that the store needs (value, which way): where one
+    fails, the store does not run and its range is empty."""
 
 
 @dataclass
@@ -195,7 +198,21 @@ def _region(ranges: _Intervals, op: Operation, ptr: SSAValue, size: int) -> Regi
         ptr = gep.operands[0]
     if not _outside(ptr, ranges.outer):
         return None
-    return Region(ptr, lo, ("add", hi, ("c", size)), op)
+    return Region(ptr, lo, ("add", hi, ("c", size)), op, _guards(ranges.cfg, ranges.outer, op))
+
+
+def _guards(cfg: CFG, outer: Loop, op: Operation) -> list[tuple[SSAValue, bool]]:
+    """The branches on conditions defined before the loop that lead only towards `op`'s block."""
+    block = op.parent_block()
+    out = []
+    for d in outer.blocks:
+        term = d.last_op
+        if not isinstance(term, xllvm.CondBrOp) or not _outside(term.cond, outer) or term.then_block is term.else_block:
+            continue
+        for succ, way in ((term.then_block, True), (term.else_block, False)):
+            if succ in outer.blocks and cfg.preds.get(succ) == [d] and block is not None and cfg.dominates(succ, block):
+                out.append((term.cond, way))
+    return out
 
 
 def _writes_memory(op: Operation, loop: Loop, pure: frozenset[str]) -> bool:

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, StringAttr, VectorType, i8, i64
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, StringAttr, VectorType, i1, i8, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
@@ -302,6 +302,9 @@ def _store_regions(b: Block, S: SSAValue, table: int, roots: list[SSAValue], st:
             # (a store in a loop that does not run has an empty range: it widens nothing)
             lo, hi = emit(r.lo), emit(r.hi)
             some = add(ext.ICmpOp(hi, lo, "sgt"))
+            for cond, way in r.guards:
+                holds = cond if way else add(xllvm.XOrOp(cond, add(xllvm.ConstantOp(IntegerAttr(1, i1), i1))))
+                some = add(xllvm.AndOp(some, holds))
             lo = add(ext.SelectOp(some, lo, emit(("c", 1 << 62))))
             hi = add(ext.SelectOp(some, hi, emit(("c", -(1 << 62)))))
             lo_v = lo if lo_v is None else pick("slt", lo_v, lo)
