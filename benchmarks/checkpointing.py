@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from math import comb
 from pathlib import Path
 
@@ -112,7 +112,7 @@ def main() -> None:
                 rows.append((problem, label, t, rss, p_time, p_rss, t / reference[1], rss / reference[2], err, steps, want))
                 print(rows[-1], flush=True)
     load_end = os.getloadavg()[0]
-    date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines = [BEGIN, "## Checkpointing long loops (`benchmarks/checkpointing.py`)", "",
              f"- machine: {_cpu()}, {os.cpu_count()} cores; date: {date}; "
              f"load average {load_start:.2f} at the start, {load_end:.2f} at the end (other processes add noise: "

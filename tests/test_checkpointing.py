@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import REPO, XENZYME_OPT, clang, run
 
 import xenzyme as xz
-from conftest import REPO, XENZYME_OPT, clang, run
 from xenzyme.diagnostics import XenzymeError
 
 PROGRAMS = REPO / "tests" / "programs" / "checkpoint"
@@ -31,13 +31,13 @@ SCHEMES = ["off", "binomial", "periodic"]
 
 
 @functools.cache
-def _gradient(function: str, activity: tuple[str, ...], level: str, scheme: str, program: Path = LOOPS):  # noqa: ANN202
+def _gradient(function: str, activity: tuple[str, ...], level: str, scheme: str, program: Path = LOOPS):
     return xz.gradient(str(program), function, list(activity), clang_flags=[level], cache=False,
                        checkpoint=scheme, checkpoints=C, period=C)  # fmt: skip
 
 
 @functools.cache
-def _primal(level: str, program: Path = LOOPS):  # noqa: ANN202
+def _primal(level: str, program: Path = LOOPS):
     return xz.compile(xz.load(str(program), clang_flags=[level]))
 
 
@@ -48,7 +48,7 @@ def _ode_case(level: str, scheme: str, n: int) -> tuple[np.ndarray, float]:
     return dp, float(dx0)
 
 
-def _fd(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:  # noqa: ANN001
+def _fd(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
     out = np.zeros_like(x)
     for i in range(len(x)):
         a, b = x.copy(), x.copy()
@@ -86,6 +86,18 @@ def test_nested_loop_checkpoints_the_outer(level: str, scheme: str) -> None:
         assert float(dx) == pytest.approx(float(dxr), rel=1e-12, abs=1e-15)
         fd = _fd(lambda v, n=n: lib.nested(v[:4].copy(), 4, float(v[4]), n), np.array([*w0, 0.4]))
         np.testing.assert_allclose([*dw, float(dx)], fd, rtol=1e-5, atol=1e-8, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_loop_reading_a_constant_array(scheme: str) -> None:
+    """w without a shadow (const): the loop reads it through the state, as an address."""
+    lib = _primal("-O2")
+    g = _gradient("nested", ("const", "const", "active", "const"), "-O2", scheme)
+    w0 = np.array([0.3, -0.2, 0.5, 0.1])
+    for n in (0, 1, C, C + 1, 50):
+        h = 1e-6
+        fd = (lib.nested(w0.copy(), 4, 0.4 + h, n) - lib.nested(w0.copy(), 4, 0.4 - h, n)) / (2 * h)
+        assert float(g(w0, 4, 0.4, n)) == pytest.approx(fd, rel=1e-6, abs=1e-9), n
 
 
 @pytest.mark.parametrize("scheme", ["binomial", "periodic"])
@@ -129,7 +141,7 @@ def test_arrays_overwritten_in_place(function: str, scheme: str, level: str) -> 
     g = _gradient(function, acts, level, scheme, MEMORY)
     ref = _gradient(function, acts, level, "off", MEMORY)
 
-    def run_gradient(grad, u0: np.ndarray, n: int) -> tuple[np.ndarray, float]:  # noqa: ANN001
+    def run_gradient(grad, u0: np.ndarray, n: int) -> tuple[np.ndarray, float]:
         m = len(u0)
         u, du, t, dt = (_fenced(m) for _ in range(4))
         u[:], du[:], t[:], dt[:] = u0, 0, 0, 0

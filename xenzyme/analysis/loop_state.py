@@ -31,7 +31,15 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import callee_name
-from xenzyme.analysis.cfg import CFG, Loop, TripCount, affine_iv, constant_int, defining_block, trip_count
+from xenzyme.analysis.cfg import (
+    CFG,
+    Loop,
+    TripCount,
+    affine_iv,
+    constant_int,
+    defining_block,
+    trip_count,
+)
 from xenzyme.analysis.types import size_align
 from xenzyme.dialects import llvm_ext as ext
 

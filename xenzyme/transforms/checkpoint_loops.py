@@ -47,8 +47,17 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, StringAttr, VectorType, i1, i8, i64
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    VectorType,
+    i1,
+    i8,
+    i64,
+)
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.cfg import CFG, TripCount
@@ -97,12 +106,15 @@ class CheckpointLoops(ModulePass):
 def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int, period: int) -> None:
     if scheme == "off":
         return
-    names = []
+    names: list[str] = []
+    const_args: dict[str, set[int]] = {}  # (parameters no request gives a shadow)
     for o in module.walk():
         if isinstance(o, ad.AutodiffOp | ad.AugmentOp | ad.ReverseOp):
             n = o.callee.string_value()
             if n not in names:
                 names.append(n)
+            mine = {i for i, a in enumerate(o.activities) if a == "const"}
+            const_args[n] = const_args[n] & mine if n in const_args else mine
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
     filename = _filename(module)
     counter = 0
@@ -125,7 +137,8 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int, period: in
                                    if "checkpoint=off" not in " ".join(err.notes) else list(err.notes)) from None  # fmt: skip
             key = f"__xenzyme_ckpt.{name}.{counter}"
             counter += 1
-            _outline(module, fn, cfg, state, key, scheme, checkpoints if scheme == "binomial" else period)
+            _outline(module, fn, cfg, state, key, scheme, checkpoints if scheme == "binomial" else period,
+                     const_args.get(name, set()))  # fmt: skip
 
 
 def _filename(module: ModuleOp) -> str | None:
@@ -145,11 +158,28 @@ def _slot_size(t) -> int:
     return 16 if str(t) in ("f128", "x86_fp80", "i128") else 8
 
 
+def _constant_pointer(v: SSAValue, fn: xllvm.FuncOp, const_args: set[int]) -> bool:
+    """Whether `v` points into a parameter that no request gives a shadow."""
+    while isinstance(v.owner, ext.GEPOp):
+        v = v.owner.operands[0]
+    entry = fn.body.blocks.first
+    return isinstance(v, BlockArgument) and v.block is entry and v.index in const_args
+
+
 def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: str, scheme: str,
-             param: int) -> None:  # fmt: skip
-    """Move the loop's blocks into `@K.step`, and call `@K.loop` where the loop was."""
-    scalars = [v for v in st.live_ins if not isinstance(v.type, ext.LLVMPointerType)]
-    pointers = [v for v in st.live_ins if isinstance(v.type, ext.LLVMPointerType)]
+             param: int, const_args: set[int]) -> None:  # fmt: skip
+    """Move the loop's blocks into `@K.step`, and call `@K.loop` where the loop was.  Pointers
+    into memory without a shadow travel in the state as integers: the custom gradient's
+    convention gives every pointer argument a shadow."""
+    pointers, scalars, raw = [], [], set()
+    for v in st.live_ins:
+        if not isinstance(v.type, ext.LLVMPointerType):
+            scalars.append(v)
+        elif _constant_pointer(v, fn, const_args):
+            scalars.append(v)
+            raw.add(v)
+        else:
+            pointers.append(v)
     fields = [*st.carried, *st.outputs, *scalars]
     offsets, size = [], 0
     for v in fields:
@@ -180,9 +210,13 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
 
     mapping: dict[SSAValue, SSAValue] = {}
     for v in scalars:
-        ld = xllvm.LoadOp(at(entry, S, slot[v]), v.type)
+        ld = xllvm.LoadOp(at(entry, S, slot[v]), i64 if v in raw else v.type)
         entry.add_op(ld)
         mapping[v] = ld.results[0]
+        if v in raw:
+            cast = xllvm.IntToPtrOp(ld.results[0])
+            entry.add_op(cast)
+            mapping[v] = cast.results[0]
     for v, p in zip(pointers, entry.args[1:], strict=True):
         mapping[v] = p
     loaded = []
@@ -206,8 +240,7 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
 
     # ---- where the loop was: the state, the count, the call, the outputs -------------------
     # (the exit edge's operands, read before the terminator goes)
-    exit_ops = [o for d, o in ext.successor_operands(term) if d is st.exit][0]
-    exit_ops = list(exit_ops)
+    exit_ops = list(next(o for d, o in ext.successor_operands(term) if d is st.exit))
     body = fn.body
     site = Block(arg_types=[a.type for a in st.loop.header.args])
     body.insert_block_after(site, st.entering)
@@ -224,7 +257,12 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
     for a, off in zip(site.args, offsets[:ncar], strict=True):
         site.add_op(ext.StoreOp(a, at(site, SS, off)))
     for v in scalars:
-        site.add_op(ext.StoreOp(v, at(site, SS, slot[v])))
+        if v in raw:
+            cast = xllvm.PtrToIntOp(v, i64)
+            site.add_op(cast)
+            site.add_op(ext.StoreOp(cast.results[0], at(site, SS, slot[v])))
+        else:
+            site.add_op(ext.StoreOp(v, at(site, SS, slot[v])))
     _store_regions(site, SS, table, roots, st)
     n = _trip_count(site, st.trips, site.args[st.trips.iv.value.index])
     site.add_op(call_op(f"{key}.loop", [n, SS, *pointers], None))
@@ -438,10 +476,10 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, 
         LOADP="".join(f"  %a{i} = getelementptr ptr, ptr %env, i64 {2 * i}\n  %p{i} = load ptr, ptr %a{i}\n" for i in r),
         LOADPD="".join(f"  %a{i} = getelementptr ptr, ptr %env, i64 {2 * i}\n  %p{i} = load ptr, ptr %a{i}\n"
                        f"  %b{i} = getelementptr ptr, ptr %env, i64 {2 * i + 1}\n  %d{i} = load ptr, ptr %b{i}\n"
-                       for i in r),  # fmt: skip
+                       for i in r),
         STOREENV="".join(f"  %a{i} = getelementptr ptr, ptr %env, i64 {2 * i}\n  store ptr %p{i}, ptr %a{i}\n"
                          f"  %b{i} = getelementptr ptr, ptr %env, i64 {2 * i + 1}\n  store ptr %d{i}, ptr %b{i}\n"
-                         for i in r),  # fmt: skip
+                         for i in r),
         ENVN=max(1, 2 * npointers),
         SIZE=size,
         NREG=nreg,
