@@ -28,14 +28,25 @@ which the engine builds with the full cache of that one step).  Periodic reversa
 gradient of a whole segment (`@K.segment`, taped as a whole), as the scheme says.
 
 The schedule is computed at run time, not unrolled at compile time: trip counts are rarely
-constants, and the runtime's recursion costs nothing next to a step.
+constants, and the schedule's arithmetic is a few operations per snapshot placed.
 
 A checkpoint holds the state: the loop-carried SSA values (the counter among them), the values
-the loop leaves, and the scalars it reads; memory the body only reads is not copied.  A body
-that writes memory outside its own allocas is refused with an error naming the store (such
-state is not captured yet: use `checkpoint=off` for that function), as is a loop whose trip
-count is not known when it starts (a `while` loop: online checkpointing is not implemented).
-Pointer live-ins must have shadows (enzyme_dup) where the gradient is requested.
+the loop leaves, the scalars it reads, and the memory the body overwrites -- per pointer the
+body stores through (defined before the loop), the range of bytes its stores reach over the
+inner loops' trips, computed where the loop starts (`analysis/loop_state.py`), recorded in the
+state as (address, length) pairs that the runtime copies with each snapshot.  Memory the body
+only reads is not copied.  Pointers into parameters that no request gives a shadow are carried
+in the state as addresses (the custom gradient's convention gives every pointer argument a
+shadow); other pointers the loop uses need shadows where the gradient is requested.
+
+Refused with an error naming the loop or the store (what to do: `checkpoint=off` for that
+function): a loop whose trip count is not known when it starts (a `while` loop run to
+convergence: online checkpointing is not implemented, and periodic snapshots of a loop of
+unknown length would need the exit test inside the step), a loop that leaves early, a store
+whose range cannot be bounded exactly enough where the loop starts (an address carried from one
+iteration to the next, indexed by the loop's own counter or a loaded value, remainder loops
+counted by masks as LLVM's vectoriser makes them), and a call in the body that may write memory.
+Only the loops of the functions the requests name are checkpointed, not those of their callees.
 """
 
 from __future__ import annotations
