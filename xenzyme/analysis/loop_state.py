@@ -218,7 +218,9 @@ def _guards(cfg: CFG, outer: Loop, op: Operation) -> list[tuple[SSAValue, bool]]
         if not isinstance(term, xllvm.CondBrOp) or not _outside(term.cond, outer) or term.then_block is term.else_block:
             continue
         for succ, way in ((term.then_block, True), (term.else_block, False)):
-            if succ in outer.blocks and cfg.preds.get(succ) == [d] and block is not None and cfg.dominates(succ, block):
+            # (the only way into succ, but for its own loop's back edges)
+            only = all(p is d or cfg.dominates(succ, p) for p in cfg.preds.get(succ, []))
+            if succ in outer.blocks and only and block is not None and cfg.dominates(succ, block):
                 out.append((term.cond, way))
     return out
 
@@ -274,8 +276,11 @@ def loop_state(cfg: CFG, loop: Loop, pure: frozenset[str] = frozenset()) -> Loop
     regions: list[Region] = []
     ranges = _Intervals(cfg, loop)
     order = [b for b in cfg.rpo if b in loop.blocks]
+    test = term.cond.owner  # (the exit test: dropped with the back edge where nothing else uses it)
     for b in order:
         for op in b.ops:
+            if op is test and sum(1 for _ in term.cond.uses) == 1:
+                continue
             if isinstance(op, ext.StoreOp) and _writes_memory(op, loop, pure):
                 sa = size_align(op.operands[0].type)
                 found = _region(ranges, op, op.operands[1], sa[0]) if sa is not None else None

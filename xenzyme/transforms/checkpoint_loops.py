@@ -242,6 +242,7 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
     assert term is not None
     nxt = list(st.next)
     term.detach()
+    test = term.cond.owner
     tail = st.latch
     for v, off in zip(nxt, offsets[:ncar], strict=True):
         tail.add_op(ext.StoreOp(v, at(tail, S, off)))
@@ -284,6 +285,9 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
         outs[v] = ld.results[0]
     site.add_op(xllvm.BrOp(st.exit, *[outs.get(v, v) for v in exit_ops]))
     term.erase()
+    if isinstance(test, Operation) and all(not r.uses for r in test.results):
+        test.detach()
+        test.erase()
 
     # Move the loop's blocks; uses of its values after it read the outputs instead.
     blocks = [b for b in cfg.rpo if b in st.loop.blocks]

@@ -38,7 +38,7 @@ define void @g(ptr %p, ptr %dp, double %x0, i64 %n) {
 
 ; The loop is gone from @f: the state is stored, the trip count computed, the loop called.
 ; CHECK-LABEL: llvm.func @f(
-; CHECK:         %[[S:.*]] = llvm.alloca %{{.*}} x !llvm.array<40 x i8>
+; CHECK:         %[[S:.*]] = llvm.alloca %{{.*}} x !llvm.array<32 x i8>
 ; CHECK:       ^[[SITE:.*]](%[[I0:.*]]: i64, %[[X0:.*]]: f64):
 ; CHECK:         llvm.store %[[I0]], %[[S]]
 ; CHECK:         llvm.store %[[X0]], %{{.*}}
