@@ -225,8 +225,10 @@ def test_binomial_recomputes_revolves_optimum(c: int, tmp_path: Path) -> None:
     trips = [0, 1, 2, c - 1, c, c + 1, 17, 100, 1000] if c > 1 else [0, 1, 2, 17, 60]
     r = run([str(exe), *map(str, trips)])
     assert r.returncode == 0, r.stderr
-    for line in r.stdout.split("\n")[:-1]:
-        n, steps, dp, fd = line.split()
+    lines = r.stdout.split("\n")[:-1]
+    assert len(lines) == 2 * len(trips)
+    for line in lines:
+        _, n, steps, dp, fd = line.split()
         assert int(steps) == revolve_optimum(int(n), c), line
         assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
 
@@ -250,8 +252,8 @@ def test_bad_pipeline_option_is_a_cli_error() -> None:
 
 
 @pytest.mark.parametrize(("function", "activity", "line"), [
-    ("trajectory", ["dup", "dup", "const"], 11),                         # traj[t]: a new place each step
-    ("jacobi_vectorized", ["dup", "dup", "const", "active", "const"], 19),  # remainders counted by masks
+    ("trajectory", ["dup", "dup", "const"], 8),                          # traj[t]: a new place each step
+    ("jacobi_vectorized", ["dup", "dup", "const", "active", "const"], 16),  # remainders counted by masks
 ])  # fmt: skip
 def test_memory_of_unknown_extent_is_refused_with_its_location(function: str, activity: list, line: int) -> None:
     with pytest.raises(XenzymeError) as err:
@@ -260,19 +262,30 @@ def test_memory_of_unknown_extent_is_refused_with_its_location(function: str, ac
     assert "extent is not known" in text and f"unsupported.c:{line}:" in text and "checkpoint=off" in text
 
 
-def test_while_loop_is_refused() -> None:
-    with pytest.raises(XenzymeError, match="trip count is not known"):
-        xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"], cache=False,
-                    checkpoint="periodic")  # fmt: skip
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_while_loop_to_convergence(scheme: str) -> None:
+    """Newton's iteration for sqrt(p) until it converges: the trip count is found as it runs."""
+    src = PROGRAMS / "while_loops.c"
+    lib = _primal("-O2", src)
+    g = _gradient("converge", ("dup", "active"), "-O2", scheme, src)
+    ref = _gradient("converge", ("dup", "active"), "-O2", "off", src)
+    for p0, x0 in ((2.0, 1.0), (2.0, 1.5), (9.0, 100.0), (1e6, 0.5)):
+        dp, dpr = np.zeros(1), np.zeros(1)
+        dx0, dx0r = float(g(np.array([p0]), dp, x0)), float(ref(np.array([p0]), dpr, x0))
+        assert dp[0] == pytest.approx(dpr[0], rel=1e-12) and dx0 == pytest.approx(dx0r, rel=1e-12, abs=1e-300)
+        h = 1e-6 * p0
+        fd = (lib.converge(np.array([p0 + h]), x0) - lib.converge(np.array([p0 - h]), x0)) / (2 * h)
+        assert dp[0] == pytest.approx(fd, rel=1e-5), (p0, x0)
 
 
 def test_checkpoint_options_are_part_of_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XENZYME_CACHE_DIR", str(tmp_path))
     g_off = xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"])
-    with pytest.raises(XenzymeError, match="trip count is not known"):  # not served from the cache
-        xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"], checkpoint="binomial")
-    xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"])  # (off: builds)
-    with pytest.raises(XenzymeError, match="trip count is not known"):
-        xz.gradient(str(PROGRAMS / "unsupported.c"), "converge", ["dup", "active"], checkpoint="binomial")
+    src, acts = str(PROGRAMS / "unsupported.c"), ["dup", "dup", "const"]
+    with pytest.raises(XenzymeError, match="extent is not known"):  # not served from the cache
+        xz.gradient(src, "trajectory", acts, checkpoint="binomial")
+    xz.gradient(src, "trajectory", acts)  # (off: builds, and is kept)
+    with pytest.raises(XenzymeError, match="extent is not known"):
+        xz.gradient(src, "trajectory", acts, checkpoint="binomial")
     p, dp = np.array([1.3, 0.2]), np.zeros(2)
     assert np.isfinite(g_off(p, dp, 0.7, 10))

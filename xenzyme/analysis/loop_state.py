@@ -1,8 +1,8 @@
 """What one iteration of a loop needs and leaves: the state a checkpoint of the loop holds.
 
-`loop_state(cfg, loop)` describes a counted loop in the form LLVM's optimiser leaves it
-(rotated: one entering edge, one latch that is also the only exit, a trip count computable on
-entry, `cfg.trip_count`) as the pieces checkpoint-loops outlines:
+`loop_state(cfg, loop)` describes a loop in the form LLVM's optimiser leaves it (rotated: one
+entering edge, one latch that is also the only exit), with its trip count where it is
+computable on entry (`cfg.trip_count`), as the pieces checkpoint-loops outlines:
 
     carried   the header's arguments (the loop-carried SSA values, the counter among them)
     next      what the latch passes back to them
@@ -88,7 +88,8 @@ class LoopState:
     entering: Block
     latch: Block
     exit: Block
-    trips: TripCount
+    trips: TripCount | None
+    """None: the trip count is not known when the loop starts (a `while` loop)."""
     carried: list[SSAValue]
     next: list[SSAValue]
     outputs: list[SSAValue]
@@ -257,9 +258,8 @@ def loop_state(cfg: CFG, loop: Loop, pure: frozenset[str] = frozenset()) -> Loop
         raise LoopStateError("the loop leaves from more than one place, or not at the end of its body", src.last_op,
                              ("only counted loops that run to their end are checkpointed",))  # fmt: skip
     trips = trip_count(cfg, loop)
-    if trips is None or trips.iv.value.block is not loop.header or trips.iv.element is not None:
-        raise LoopStateError("the loop's trip count is not known when it starts", term,
-                             ("binomial and periodic checkpointing need a counted loop (for (i = a; i < b; i++))",))  # fmt: skip
+    if trips is not None and (trips.iv.value.block is not loop.header or trips.iv.element is not None):
+        trips = None  # (a loop run until its test fails, counted as it runs)
     exit_block = next(iter(exits))[1]
     header = loop.header
     carried = list(header.args)
@@ -276,7 +276,8 @@ def loop_state(cfg: CFG, loop: Loop, pure: frozenset[str] = frozenset()) -> Loop
     regions: list[Region] = []
     ranges = _Intervals(cfg, loop)
     order = [b for b in cfg.rpo if b in loop.blocks]
-    test = term.cond.owner  # (the exit test: dropped with the back edge where nothing else uses it)
+    # (a counted loop's exit test is dropped with the back edge where nothing else uses it)
+    test = term.cond.owner if trips is not None else None
     for b in order:
         for op in b.ops:
             if op is test and sum(1 for _ in term.cond.uses) == 1:

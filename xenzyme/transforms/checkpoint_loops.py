@@ -203,7 +203,10 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
         if r.root not in roots:
             roots.append(r.root)
     table = size  # (address and length of each region the body writes, as two i64)
-    size = max(size + 16 * len(roots), 8)
+    size += 16 * len(roots)
+    flag = size  # (a loop of unknown length: whether the step just run wants another)
+    size += 8 if st.trips is None else 0
+    size = max(size, 8)
     slot = dict(zip(fields, offsets, strict=True))
     ncar, nout = len(st.carried), len(st.outputs)
 
@@ -244,6 +247,14 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
     term.detach()
     test = term.cond.owner
     tail = st.latch
+    if st.trips is None:
+        more = term.cond
+        if term.then_block is not st.loop.header:
+            one = xllvm.ConstantOp(IntegerAttr(1, i1), i1)
+            negated = xllvm.XOrOp(more, one.results[0])
+            tail.add_ops([one, negated])
+            more = negated.results[0]
+        tail.add_op(ext.StoreOp(more, at(tail, S, flag)))
     for v, off in zip(nxt, offsets[:ncar], strict=True):
         tail.add_op(ext.StoreOp(v, at(tail, S, off)))
     for v, off in zip(st.outputs, offsets[ncar : ncar + nout], strict=True):
@@ -276,7 +287,12 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
         else:
             site.add_op(ext.StoreOp(v, at(site, SS, slot[v])))
     _store_regions(site, SS, table, roots, st)
-    n = _trip_count(site, st.trips, site.args[st.trips.iv.value.index])
+    if st.trips is None:
+        unknown = xllvm.ConstantOp(IntegerAttr(-1, i64), i64)
+        site.add_op(unknown)
+        n = unknown.results[0]
+    else:
+        n = _trip_count(site, st.trips, site.args[st.trips.iv.value.index])
     site.add_op(call_op(f"{key}.loop", [n, SS, *pointers], None))
     outs: dict[SSAValue, SSAValue] = {}
     for v, off in zip(st.outputs, offsets[ncar : ncar + nout], strict=True):
@@ -309,7 +325,7 @@ def _outline(module: ModuleOp, fn: xllvm.FuncOp, cfg: CFG, st: LoopState, key: s
     step = xllvm.FuncOp(f"{key}.step", ext.LLVMFunctionType([_PTR] * (1 + len(pointers)), ext.LLVMVoidType()),
                         linkage=xllvm.LinkageAttr("internal"), body=region)  # fmt: skip
     module.body.block.add_op(step)
-    _add_glue(module, key, len(pointers), size, len(roots), table, scheme, param)
+    _add_glue(module, key, len(pointers), size, len(roots), table, flag, scheme, param)
 
 
 def _store_regions(b: Block, S: SSAValue, table: int, roots: list[SSAValue], st: LoopState) -> None:
@@ -404,14 +420,21 @@ def _trip_count(b: Block, tc: TripCount, start: SSAValue) -> SSAValue:
 
 _GLUE = """
 declare void @"{K}.step"(ptr{PTYPES})
-declare ptr @__xenzyme_checkpoint_forward(i64, ptr, i64, i64, i64, ptr, ptr, i64, i64)
+declare ptr @__xenzyme_checkpoint_forward(i64, ptr, i64, i64, i64, i64, ptr, ptr, i64, i64)
 declare void @__xenzyme_checkpoint_reverse(ptr, ptr, ptr, ptr, ptr, ptr, ptr)
 declare void @"{K}.step_gradient"(ptr, ptr{PPAIRTYPES})
 declare void @"{K}.segment_gradient"(i64, ptr, ptr{PPAIRTYPES})
 
 define internal void @"{K}.loop"(i64 %n, ptr %S{PARAMS}) noinline {{
 entry:
-  br label %head
+  %unknown = icmp slt i64 %n, 0
+  br i1 %unknown, label %until, label %head
+until:
+  call void @"{K}.step"(ptr %S{ARGS})
+  %fp = getelementptr i8, ptr %S, i64 {FLAG}
+  %f = load i8, ptr %fp
+  %more = icmp ne i8 %f, 0
+  br i1 %more, label %until, label %done
 head:
   %k = phi i64 [ 0, %entry ], [ %k1, %body ]
   %c = icmp slt i64 %k, %n
@@ -460,7 +483,7 @@ entry:
 define internal ptr @"{K}.augment"(i64 %n, ptr %S, ptr %dS{PAIRPARAMS}) {{
 entry:
   %env = alloca [{ENVN} x ptr], align 8
-{STOREENV}  %t = call ptr @__xenzyme_checkpoint_forward(i64 %n, ptr %S, i64 {SIZE}, i64 {NREG}, i64 {TABLE}, ptr @"{K}.advance", ptr %env, i64 {SCHEME}, i64 {PARAM})
+{STOREENV}  %t = call ptr @__xenzyme_checkpoint_forward(i64 %n, ptr %S, i64 {SIZE}, i64 {NREG}, i64 {TABLE}, i64 {FLAG}, ptr @"{K}.advance", ptr %env, i64 {SCHEME}, i64 {PARAM})
   ret ptr %t
 }}
 
@@ -475,8 +498,8 @@ entry:
 """
 
 
-def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, table: int, scheme: str,
-              param: int) -> None:  # fmt: skip
+def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, table: int, flag: int,
+              scheme: str, param: int) -> None:  # fmt: skip
     from xenzyme.frontend.llvm_import import import_llvm_ir
 
     r = range(npointers)
@@ -499,6 +522,7 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, 
         SIZE=size,
         NREG=nreg,
         TABLE=table,
+        FLAG=flag,
         SCHEME=0 if scheme == "binomial" else 1,
         PARAM=param,
     )

@@ -6,7 +6,11 @@
  * A checkpointed loop is n calls of a step function on a state: a block of `size` bytes (the
  * loop-carried values, see checkpoint_loops.py), and the memory the body overwrites, `nreg`
  * regions whose addresses and lengths are in the block at `table` (pairs of i64).  A snapshot
- * is the block followed by the regions' bytes.  The
+ * is the block followed by the regions' bytes.  A loop whose trip count is not known when it
+ * starts (n < 0) runs until the step stores 0 in the byte at `flag` of the block; the forward
+ * half counts its steps, and the reverse half schedules them as those of a counted loop (the
+ * primal's run is the sweep that finds n: no checkpoint is placed by it beyond the first, as
+ * for a counted loop).  The
  * forward half runs the steps and keeps the snapshots its scheme needs (the tape); the reverse
  * half calls the step's gradient for the steps n-1, ..., 0, each with the state it started
  * from, rebuilt from the nearest snapshot by steps run again without taping.
@@ -122,22 +126,33 @@ static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
   }
 }
 
-void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, long table, xz_step_fn step, void *env,
-                                   long scheme, long param) {
+void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, long table, long flag, xz_step_fn step,
+                                   void *env, long scheme, long param) {
   struct xz_tape *t = malloc(sizeof *t);
-  if (n < 0) n = 0;
-  t->n = n;
   t->scheme = scheme;
   t->param = param;
   t->at = xz_layout(state, size, nreg, table);
   long bytes = t->at.bytes;
-  long count = scheme == 0 ? 1 : (n + param - 1) / param;
-  t->slots = malloc((count ? count : 1) * bytes);
+  long count = scheme == 0 || n < 0 ? 1 : (n + param - 1) / param;
+  if (count < 1) count = 1;
+  t->slots = malloc(count * bytes);
   xz_save(&t->at, t->slots, state);
-  for (long k = 0; k < n; k++) {
-    if (scheme == 1 && k % param == 0) xz_save(&t->at, t->slots + (k / param) * bytes, state);
+  long k = 0;
+  for (; n < 0 || k < n; k++) {
+    if (scheme == 1 && k % param == 0) {
+      if (k / param >= count) { /* (a loop of unknown length: more room) */
+        count *= 2;
+        t->slots = realloc(t->slots, count * bytes);
+      }
+      xz_save(&t->at, t->slots + (k / param) * bytes, state);
+    }
     step(state, env);
+    if (n < 0 && !((const char *)state)[flag]) {
+      k++;
+      break;
+    }
   }
+  t->n = k;
   return t;
 }
 

@@ -1,9 +1,6 @@
 /* Loops checkpoint-loops refuses (tests/test_checkpointing.py): stores whose extent is not
  * known when the loop starts (a trajectory indexed by the time step; the copy loops LLVM's
- * vectoriser makes, with remainders counted by a mask), and a loop whose trip count is not known
- * when it starts. */
-#include <math.h>
-
+ * vectoriser makes, with remainders counted by a mask). */
 double trajectory(const double *p, double *traj, int nsteps) {
   double x = p[0];
   for (int t = 0; t < nsteps; t++) {
@@ -19,10 +16,4 @@ double jacobi_vectorized(double *u, double *tmp, int m, double k, int nsteps) {
     for (int j = 1; j < m - 1; j++) u[j] = tmp[j];
   }
   return u[1];
-}
-
-double converge(const double *p, double x0) {
-  double x = x0;
-  while (fabs(x * x - p[0]) > 1e-12) x = 0.5 * (x + p[0] / x);
-  return x;
 }
