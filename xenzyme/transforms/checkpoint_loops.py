@@ -8,12 +8,13 @@ checkpoints of their state, so that a gradient's memory does not grow with the t
 
 Without checkpoints the reverse sweep keeps what every iteration computed (O(n) memory for n
 steps).  This pass runs before reverse-diff, on the functions that derivative requests name.
-Each outermost loop of such a function (a counted loop, as LLVM's optimiser leaves it:
+Each outermost loop of such a function (in the rotated form LLVM's optimiser leaves loops in:
 `analysis/loop_state.py`) is outlined and replaced by a call:
 
     %S = alloca (the state)          ; the carried values, the outputs, the scalars it reads
     store <carried values at entry>, <scalar live-ins>  -> %S
-    call @K.loop(i64 %n, ptr %S, <pointer live-ins>)   ; n calls of @K.step(%S, <pointers>)
+    call @K.loop(i64 %n, ptr %S, <pointer live-ins>)   ; n calls of @K.step(%S, <pointers>),
+                                                        ; or (n = -1) until a step says stop
     %out = load %S[...]                                 ; values the loop leaves
 
 `@K.step` is one iteration (the loop's blocks moved into it: it loads the state, runs the body,
@@ -28,7 +29,13 @@ which the engine builds with the full cache of that one step).  Periodic reversa
 gradient of a whole segment (`@K.segment`, taped as a whole), as the scheme says.
 
 The schedule is computed at run time, not unrolled at compile time: trip counts are rarely
-constants, and the schedule's arithmetic is a few operations per snapshot placed.
+constants, and the schedule's arithmetic is a few operations per snapshot placed.  A loop whose
+trip count is not known when it starts (a `while` loop run to convergence) keeps its exit test
+in the step, which stores whether another step is wanted in the state; the forward half counts
+the steps as the primal runs them, and the reverse half schedules them as those of a counted
+loop.  That costs nothing beyond what a counted loop costs here: in both, the primal's run
+places only the first snapshot and revolve's schedule starts from it (an online scheme, which
+places snapshots during that first run, would save its share of the recomputation).
 
 A checkpoint holds the state: the loop-carried SSA values (the counter among them), the values
 the loop leaves, the scalars it reads, and the memory the body overwrites -- per pointer the
@@ -40,9 +47,7 @@ in the state as addresses (the custom gradient's convention gives every pointer 
 shadow); other pointers the loop uses need shadows where the gradient is requested.
 
 Refused with an error naming the loop or the store (what to do: `checkpoint=off` for that
-function): a loop whose trip count is not known when it starts (a `while` loop run to
-convergence: online checkpointing is not implemented, and periodic snapshots of a loop of
-unknown length would need the exit test inside the step), a loop that leaves early, a store
+function): a loop that leaves from more than one place (a `break`), a store
 whose range cannot be bounded exactly enough where the loop starts (an address carried from one
 iteration to the next, indexed by the loop's own counter or a loaded value, remainder loops
 counted by masks as LLVM's vectoriser makes them), and a call in the body that may write memory.
