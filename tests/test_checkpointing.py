@@ -246,6 +246,18 @@ def test_bad_options_are_errors(options: dict, message: str) -> None:
         xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"], cache=False, **options)
 
 
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_loop_with_a_break(scheme: str) -> None:
+    src = PROGRAMS / "while_loops.c"
+    lib = _primal("-O2", src)
+    g = _gradient("early_exit", ("dup", "const"), "-O2", scheme, src)
+    for p1, n in ((1.5, 3), (1.5, 100), (0.5, 100), (1.5, 0), (1.1, 1)):
+        dp = np.zeros(2)
+        g(np.array([0.5, p1]), dp, n)
+        fd = _fd(lambda v, n=n: lib.early_exit(v.copy(), n), np.array([0.5, p1]))
+        np.testing.assert_allclose(dp, fd, rtol=1e-6, atol=1e-9, err_msg=f"{p1} {n}")
+
+
 def test_bad_pipeline_option_is_a_cli_error() -> None:
     r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=online}", "-t", "llvm"])
     assert r.returncode == 1 and "unknown checkpointing scheme 'online'" in r.stderr and "Traceback" not in r.stderr
