@@ -258,6 +258,13 @@ def test_loop_with_a_break(scheme: str) -> None:
         np.testing.assert_allclose(dp, fd, rtol=1e-6, atol=1e-9, err_msg=f"{p1} {n}")
 
 
+def test_parallel_region_in_the_loop_is_refused() -> None:
+    with pytest.raises(XenzymeError) as err:
+        xz.gradient(str(PROGRAMS / "unsupported_omp.c"), "omp_heat", ["dup", "const", "const"], cache=False,
+                    checkpoint="binomial")  # fmt: skip
+    assert "checkpoints do not capture yet" in str(err.value) and "checkpoint=off" in str(err.value)
+
+
 def test_bad_pipeline_option_is_a_cli_error() -> None:
     r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=online}", "-t", "llvm"])
     assert r.returncode == 1 and "unknown checkpointing scheme 'online'" in r.stderr and "Traceback" not in r.stderr

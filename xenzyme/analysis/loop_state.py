@@ -282,6 +282,10 @@ def loop_state(cfg: CFG, loop: Loop, pure: frozenset[str] = frozenset()) -> Loop
         for op in b.ops:
             if op is test and sum(1 for _ in term.cond.uses) == 1:
                 continue
+            if op.regions or op.dialect_name() != "llvm":
+                raise LoopStateError(f"the loop body holds '{op.name}' (a parallel region, a kernel launch, a "
+                                     "message, ...), whose effects on memory checkpoints do not capture yet", op,
+                                     ("use checkpoint=off for this function",))  # fmt: skip
             if isinstance(op, ext.StoreOp) and _writes_memory(op, loop, pure):
                 sa = size_align(op.operands[0].type)
                 found = _region(ranges, op, op.operands[1], sa[0]) if sa is not None else None
