@@ -6,7 +6,7 @@ Builds benchmarks/c/checkpoint_loops.c once per scheme (`enzyme{checkpoint=off}`
 `checkpoint=periodic period=P`, `checkpoint=binomial checkpoints=c`), runs one gradient of a
 10^6-step loop in a fresh process per measurement -- a damped pendulum (two scalars carried)
 and the heat equation in place on 64 points -- and reports the process's peak resident memory
-(ru_maxrss, from wait4) and wall time beside the primal's, the gradient's agreement with the
+(ru_maxrss) and CPU time beside the primal's, the gradient's agreement with the
 non-checkpointed one, and the steps the runtime ran again against revolve's optimum
 `r n - C(c+r, c+1)`.  Writes its section of benchmarks/RESULTS.md with the date and the load.
 """
@@ -19,7 +19,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import UTC, datetime
 from math import comb
 from pathlib import Path
@@ -51,16 +50,15 @@ def build(pipeline: str, work: Path, name: str) -> Path:
 
 
 def measure(args: list[str]) -> tuple[float, int, str]:
-    """Wall seconds, peak resident KiB and the output of one run in a fresh process (started by
-    /usr/bin/time: a child forked from this Python process would report Python's own size as its
-    peak)."""
-    with tempfile.NamedTemporaryFile("r") as rss:
-        start = time.perf_counter()
-        r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name, *args], capture_output=True, text=True)
-        wall = time.perf_counter() - start
+    """The CPU seconds of the call the program times (CPU time: less disturbed by other
+    processes than wall time), the process's peak resident KiB and its output, from one run in a
+    fresh process (started by /usr/bin/time: a child forked from this Python process would
+    report Python's own size as its peak)."""
+    with tempfile.NamedTemporaryFile("r") as stats:
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name, *args], capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"{args} failed: {r.stderr}")
-        return wall, int(rss.read().split()[-1]), r.stdout
+        return float(r.stdout.split()[-1]), int(stats.read().split()[-1]), r.stdout
 
 
 def _cpu() -> str:
@@ -119,7 +117,8 @@ def main() -> None:
              "compare the ratios within a row block, not across runs)",
              f"- one gradient of {n:,} steps: `ode` (a damped pendulum, two scalars carried), `heat` (the heat "
              f"equation in place on {a.points} points); peak resident memory of the whole process (ru_maxrss) and "
-             f"median wall time of {a.repeat} fresh processes; the primal alone beside them",
+             f"median CPU time of the call (clock_gettime's process CPU clock) over {a.repeat} fresh processes; the primal "
+             "alone beside them",
              "- rel. error: largest relative difference of the derivatives from the non-checkpointed gradient; steps "
              "run again: counted by the runtime, beside revolve's optimum r n - C(c+r, c+1) (periodic: each step "
              "once, in its segment's taped gradient); for `heat` the loop summing the result (16 iterations after "
@@ -127,8 +126,8 @@ def main() -> None:
              "| loop | scheme | gradient time | × off | peak memory | × off | primal time, memory | rel. error | steps run again (optimum) |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     for problem, label, t, rss, pt, prss, tr, mr, err, steps, want in rows:
-        lines.append(f"| {problem} | {label} | {t:.3f} s | {tr:.2f} | {rss / 1024:.1f} MiB | {mr:.3f} | "
-                     f"{pt:.3f} s, {prss / 1024:.1f} MiB | {err:.1e} | {steps:,} ({want:,}) |")  # fmt: skip
+        lines.append(f"| {problem} | {label} | {t * 1e3:.1f} ms | {tr:.2f} | {rss / 1024:.1f} MiB | {mr:.3f} | "
+                     f"{pt * 1e3:.1f} ms, {prss / 1024:.1f} MiB | {err:.1e} | {steps:,} ({want:,}) |")  # fmt: skip
     lines.append(END)
     section = "\n".join(lines) + "\n"
     print(section)

@@ -5,12 +5,19 @@
  *   ./prog heat N M      the heat equation in place on M points, N steps
  *   ./prog ... primal    the primal only (the baseline of time and memory)
  *
- * Prints the result, the derivative checked by the caller against central differences and the
- * checkpointed runtime's count of steps run again. */
+ * Prints the derivatives, the checkpointed runtime's count of steps run again and the CPU
+ * seconds of the call (the primal: its result and its CPU seconds). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
 
 extern double __enzyme_autodiff(void *, ...);
 int enzyme_dup, enzyme_const;
@@ -42,23 +49,29 @@ int main(int argc, char **argv) {
   int primal = !strcmp(argv[argc - 1], "primal");
   if (!strcmp(argv[1], "ode")) {
     double p[2] = {1.3, 0.2}, dp[2] = {0, 0};
+    double start = cpu_seconds();
     if (primal) {
-      printf("%.15g\n", ode(p, 0.7, n));
+      double r = ode(p, 0.7, n);
+      printf("%.15g %.6f\n", r, cpu_seconds() - start);
       return 0;
     }
     double dx0 = __enzyme_autodiff((void *)ode, enzyme_dup, p, dp, 0.7, enzyme_const, n);
-    printf("%.15g %.15g %.15g %ld\n", dp[0], dp[1], dx0, __xenzyme_checkpoint_steps);
+    double spent = cpu_seconds() - start;
+    printf("%.15g %.15g %.15g %ld %.6f\n", dp[0], dp[1], dx0, __xenzyme_checkpoint_steps, spent);
     return 0;
   }
   long m = atol(argv[3]);
   double *u = malloc(m * sizeof *u), *du = calloc(m, sizeof *du);
   for (long j = 0; j < m; j++) u[j] = sin(0.1 + 3.0 * j / m);
+  double start = cpu_seconds();
   if (primal) {
-    printf("%.15g\n", heat(u, m, 1e-3, n));
+    double r = heat(u, m, 1e-3, n);
+    printf("%.15g %.6f\n", r, cpu_seconds() - start);
     return 0;
   }
   double dk = __enzyme_autodiff((void *)heat, enzyme_dup, u, du, enzyme_const, m, 1e-3, enzyme_const, n);
-  printf("%.15g %.15g %.15g %ld\n", du[1], du[m / 2], dk, __xenzyme_checkpoint_steps);
+  double spent = cpu_seconds() - start;
+  printf("%.15g %.15g %.15g %ld %.6f\n", du[1], du[m / 2], dk, __xenzyme_checkpoint_steps, spent);
   free(u);
   free(du);
   return 0;
