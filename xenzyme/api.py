@@ -422,7 +422,8 @@ def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
 
 
 def _structured_derivative(kind: str, module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
-                           preopt: int, postopt: int, cache: bool) -> Any:  # fmt: skip
+                           preopt: int, postopt: int, cache: bool,
+                           checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> Any:  # fmt: skip
     """`gradient`/`tangent` of a structured module: the derivative of its lowered copy, called
     with numpy arrays for memrefs (xenzyme/backend/memrefs.py)."""
     from xenzyme.backend.memrefs import MemrefCall
@@ -435,7 +436,9 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
     if forward:
         inner = tangent(lowered, function, expanded, width=width, preopt=pre, postopt=postopt, cache=cache)
         return MemrefCall(inner, function, types, given, width)
-    return MemrefCall(gradient(lowered, function, expanded, preopt=pre, postopt=postopt, cache=cache),
+    scheme, checkpoints, period = checkpoint
+    return MemrefCall(gradient(lowered, function, expanded, preopt=pre, postopt=postopt, cache=cache,
+                               checkpoint=scheme, checkpoints=checkpoints, period=period),
                       function, types, given)  # fmt: skip
 
 
@@ -649,13 +652,14 @@ def _slots(params: Sequence[Parameter], shadowed: Sequence[bool], ctypes_: Seque
     return out
 
 
-def _differentiate(module: ModuleOp) -> None:
+def _differentiate(module: ModuleOp, checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> None:
     """Every derivative request of the module (ours and the program's own `__enzyme_*` calls),
     as the `enzyme` pipeline does them after its first optimisation (done by `_prepare`); its
     last optimisation runs where the machine code is made."""
     from xenzyme.transforms.enzyme import EnzymePass
 
-    EnzymePass(preopt=0, postopt=0).apply(context(), module)
+    scheme, checkpoints, period = checkpoint
+    EnzymePass(preopt=0, postopt=0, checkpoint=scheme, checkpoints=checkpoints, period=period).apply(context(), module)
 
 
 def gradient(
@@ -669,6 +673,9 @@ def gradient(
     flang_flags: Sequence[str] | None = None,
     rustc_flags: Sequence[str] | None = None,
     cache: bool = True,
+    checkpoint: str = "off",
+    checkpoints: int = 32,
+    period: int = 100,
 ) -> GradientFunction:
     """Compile the reverse-mode derivative of `function` and return it as a Python callable.
 
@@ -683,9 +690,16 @@ def gradient(
     numpy arrays of their shape and dtype, a `dup` memref followed by its shadow array.  The
     compiled derivative is kept in the derivative cache (xenzyme/cache.py) unless
     `cache=False`: asking for it again, in this process or another, loads it from there.
+    `checkpoint="binomial"` (with `checkpoints=c` snapshots) or `"periodic"` (a snapshot every
+    `period` steps) reverses the outermost counted loops of the function from checkpoints of
+    their state instead of a cache of every iteration (xenzyme/transforms/checkpoint_loops.py).
     """
+    from xenzyme.transforms.checkpoint_loops import check_options
+
+    check_options(checkpoint, checkpoints, period, "gradient")
     flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
-    return _derivative("gradient", _build_gradient, source, function, activity, 1, preopt, postopt, flags, cache)
+    return _derivative("gradient", _build_gradient, source, function, activity, 1, preopt, postopt, flags, cache,
+                       (checkpoint, checkpoints, period))
 
 
 def _build_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
@@ -751,16 +765,19 @@ _CTYPES = {"f64": _ctype_double, "f32": _ctype_float}
 
 def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]], source: Any, function: str,
                 activity: Sequence[str] | None, width: int, preopt: int, postopt: int,
-                flags: dict[str, Sequence[str] | None], cache: bool) -> Any:  # fmt: skip
+                flags: dict[str, Sequence[str] | None], cache: bool,
+                checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> Any:  # fmt: skip
     """A derivative's callable (`kind` "gradient" or "tangent"): from the derivative cache when
     it has it, else built (`build` adds the wrapper), differentiated, compiled and kept there."""
     store = _use_cache(cache)
     front = _frontend(source, flags, cache=store)
     if (structured := _structured_module(front)) is not None:
-        return _structured_derivative(kind, structured, function, activity, width, preopt, postopt, cache)
+        return _structured_derivative(kind, structured, function, activity, width, preopt, postopt, cache, checkpoint)
     keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
+    # (checkpointing changes the compiled code: its options are part of the key when it is on)
+    extra = [] if checkpoint[0] == "off" else [list(checkpoint)]
     k = _entry_key(store, kind, front.digest if keyed else None, function,
-                   None if activity is None else list(activity), width, preopt, postopt)  # fmt: skip
+                   None if activity is None else list(activity), width, preopt, postopt, *extra)  # fmt: skip
     make = _gradient_function if kind == "gradient" else _tangent_function
     if k is not None and (hit := _cached(store, k)) is not None:
         jit, meta = hit
@@ -770,17 +787,19 @@ def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[
         except (KeyError, TypeError, ValueError, ParseError, AttributeError):
             pass  # an entry of another shape: compiled again below, and replaced
     with paused_gc():  # (see xenzyme/llvm_binding.py: millions of objects, next to no garbage)
-        return _derivative_compiled(kind, build, make, front, function, activity, width, preopt, postopt, store, k)
+        return _derivative_compiled(kind, build, make, front, function, activity, width, preopt, postopt, store, k,
+                                    checkpoint)  # fmt: skip
 
 
 def _derivative_compiled(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]],
                          make: Callable[..., Any], front: _Front, function: str, activity: Sequence[str] | None,
-                         width: int, preopt: int, postopt: int, store: Cache | None, k: str | None) -> Any:  # fmt: skip
+                         width: int, preopt: int, postopt: int, store: Cache | None, k: str | None,
+                         checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> Any:  # fmt: skip
     """`_derivative`'s compile, when the cache does not have it."""
     from xenzyme.dialects import llvm_ext as ext
 
     module, name, wrapper_params, meta = build(front.load(), function, activity, width, preopt)
-    _differentiate(module)
+    _differentiate(module, checkpoint)
     info = {name: FunctionInfo(wrapper_params, ext.LLVMVoidType())}
     try:
         entry_meta = {**meta, "kind": kind, "wrapper": name, "params": [_param_json(p) for p in meta["params"]]}

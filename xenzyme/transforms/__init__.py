@@ -156,6 +156,12 @@ def _convert_scf_while_to_cf() -> type[ModulePass]:
     return ConvertScfWhileToCfPass
 
 
+def _checkpoint_loops() -> type[ModulePass]:
+    from xenzyme.transforms.checkpoint_loops import CheckpointLoops
+
+    return CheckpointLoops
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """xenzyme's passes, name -> loader."""
     return {
@@ -165,6 +171,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "replace-flang-runtime": _replace_flang_runtime,
         "raise-openmp": _raise_openmp,
         "lower-par": _lower_par,
+        "checkpoint-loops": _checkpoint_loops,
         "reverse-diff": _reverse_diff,
         "lower-autodiff": _lower_autodiff,
         "forward-diff": _forward_diff,

@@ -34,6 +34,9 @@ each derivative function made from the code, `a` where none is (after the last r
 `xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
 differentiate the unoptimised program (the ablation the benchmarks report); `mincut=0` caches
 each needed value as it is instead of choosing the caches by a minimum cut;
+`enzyme{checkpoint=binomial checkpoints=32}` (or `checkpoint=periodic period=100`) reverses the
+outermost counted loops of differentiated functions from checkpoints of their state
+(xenzyme/transforms/checkpoint_loops.py) rather than from a cache of every iteration;
 `enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
 keeping them for the next call.
 
@@ -67,6 +70,7 @@ from xenzyme.analysis.callgraph import reachable
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.transforms.checkpoint_loops import check_options, checkpoint_loops
 from xenzyme.transforms.diff.prepare import forward_inserted_values
 from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.forward_diff import ForwardDiffPass
@@ -122,6 +126,12 @@ class EnzymePass(ModulePass):
     """Keep cache buffers between calls (lower-autodiff's pools)."""
     gpu: str = "nvvm"
     """How GPU kernels are lowered: `nvvm` (for PTX) or `cpu` (host functions)."""
+    checkpoint: str = "off"
+    """How the outermost counted loops of differentiated functions are reversed: `off` (every
+    iteration cached), `binomial` (revolve, `checkpoints` snapshots), `periodic` (a snapshot every
+    `period` steps); see xenzyme/transforms/checkpoint_loops.py."""
+    checkpoints: int = 32
+    period: int = 100
 
     def __post_init__(self) -> None:
         """Reject a bad level when the pipeline is read, before any input is."""
@@ -131,6 +141,7 @@ class EnzymePass(ModulePass):
         if self.gpu not in TARGETS:
             raise XenzymeError(f"enzyme: gpu must be nvvm or cpu (got {self.gpu})",
                                notes=["for example -p 'enzyme{gpu=cpu}' (kernels as host functions)"])  # fmt: skip
+        check_options(self.checkpoint, self.checkpoints, self.period, "enzyme")
         for opt, value in (("preopt", self.preopt), ("postopt", self.postopt)):
             if value not in (0, 1, 2, 3):
                 raise XenzymeError(
@@ -156,6 +167,7 @@ class EnzymePass(ModulePass):
         ReplaceFlangRuntimePass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         RaiseMPIPass().apply(ctx, op)
+        checkpoint_loops(op, self.checkpoint, self.checkpoints, self.period)
         gpu_code = is_gpu_module(op)
         if gpu_code:  # (GPU passes are imported only for GPU code: they load the gpu dialect)
             from xenzyme.transforms.raise_nvvm import RaiseNVVMPass

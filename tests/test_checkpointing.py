@@ -1,0 +1,310 @@
+"""Checkpointed reverse mode of long loops (xenzyme/transforms/checkpoint_loops.py).
+
+Gradients of the time loops in tests/programs/checkpoint/ (carrying SSA values: time_loops.c;
+overwriting arrays in place: memory_loops.c) under binomial and periodic checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
+(0, 1, 2, c-1, c, c+1 and a long run), against the cached gradient (`checkpoint=off`) and
+central finite differences; the number of steps binomial checkpointing runs again against
+revolve's optimum; and the loops and options that are refused.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import mmap
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import REPO, XENZYME_OPT, clang, run
+
+import xenzyme as xz
+from xenzyme.diagnostics import XenzymeError
+
+PROGRAMS = REPO / "tests" / "programs" / "checkpoint"
+LOOPS = PROGRAMS / "time_loops.c"
+MEMORY = PROGRAMS / "memory_loops.c"
+C = 3  # checkpoints (binomial) and period (periodic): the edge cases are near it
+TRIPS = [0, 1, 2, C - 1, C, C + 1, 7, 400]
+SCHEMES = ["off", "binomial", "periodic"]
+
+
+@functools.cache
+def _gradient(function: str, activity: tuple[str, ...], level: str, scheme: str, program: Path = LOOPS):
+    return xz.gradient(str(program), function, list(activity), clang_flags=[level], cache=False,
+                       checkpoint=scheme, checkpoints=C, period=C)  # fmt: skip
+
+
+@functools.cache
+def _primal(level: str, program: Path = LOOPS):
+    return xz.compile(xz.load(str(program), clang_flags=[level]))
+
+
+def _ode_case(level: str, scheme: str, n: int) -> tuple[np.ndarray, float]:
+    g = _gradient("ode", ("dup", "active", "const"), level, scheme)
+    p, dp = np.array([1.3, 0.2]), np.zeros(2)
+    dx0 = g(p, dp, 0.7, n)
+    return dp, float(dx0)
+
+
+def _fd(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
+    out = np.zeros_like(x)
+    for i in range(len(x)):
+        a, b = x.copy(), x.copy()
+        a[i] += h
+        b[i] -= h
+        out[i] = (f(a) - f(b)) / (2 * h)
+    return out
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_ode_gradient_at_every_trip_count(level: str, scheme: str) -> None:
+    lib = _primal(level)
+    for n in TRIPS:
+        dp, dx0 = _ode_case(level, scheme, n)
+        ref_dp, ref_dx0 = _ode_case(level, "off", n)
+        np.testing.assert_allclose(dp, ref_dp, rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
+        assert dx0 == pytest.approx(ref_dx0, rel=1e-12, abs=1e-15), n
+        fd = _fd(lambda v, n=n: lib.ode(v[:2].copy(), float(v[2]), n), np.array([1.3, 0.2, 0.7]))
+        np.testing.assert_allclose([*dp, dx0], fd, rtol=1e-5, atol=1e-8, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_nested_loop_checkpoints_the_outer(level: str, scheme: str) -> None:
+    lib = _primal(level)
+    g = _gradient("nested", ("dup", "const", "active", "const"), level, scheme)
+    ref = _gradient("nested", ("dup", "const", "active", "const"), level, "off")
+    w0 = np.array([0.3, -0.2, 0.5, 0.1])
+    for n in (0, 1, C, C + 1, 50):
+        dw, dwr = np.zeros(4), np.zeros(4)
+        dx = g(w0, dw, 4, 0.4, n)
+        dxr = ref(w0, dwr, 4, 0.4, n)
+        np.testing.assert_allclose(dw, dwr, rtol=1e-12, atol=1e-15)
+        assert float(dx) == pytest.approx(float(dxr), rel=1e-12, abs=1e-15)
+        fd = _fd(lambda v, n=n: lib.nested(v[:4].copy(), 4, float(v[4]), n), np.array([*w0, 0.4]))
+        np.testing.assert_allclose([*dw, float(dx)], fd, rtol=1e-5, atol=1e-8, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_loop_reading_a_constant_array(scheme: str) -> None:
+    """w without a shadow (const): the loop reads it through the state, as an address."""
+    lib = _primal("-O2")
+    g = _gradient("nested", ("const", "const", "active", "const"), "-O2", scheme)
+    w0 = np.array([0.3, -0.2, 0.5, 0.1])
+    for n in (0, 1, C, C + 1, 50):
+        h = 1e-6
+        fd = (lib.nested(w0.copy(), 4, 0.4 + h, n) - lib.nested(w0.copy(), 4, 0.4 - h, n)) / (2 * h)
+        assert float(g(w0, 4, 0.4, n)) == pytest.approx(fd, rel=1e-6, abs=1e-9), n
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_f32_loop_with_a_shifted_counter(scheme: str) -> None:
+    g = _gradient("logistic", ("dup", "active", "const", "const"), "-O2", scheme)
+    ref = _gradient("logistic", ("dup", "active", "const", "const"), "-O2", "off")
+    for lo, hi in ((5, 5), (5, 6), (-3, 1), (2, 2 + C), (10, 300)):
+        r, dr, drr = np.array([1.1, 0.5], np.float32), np.zeros(2, np.float32), np.zeros(2, np.float32)
+        dx = g(r, dr, np.float32(0.3), lo, hi)
+        dxr = ref(r, drr, np.float32(0.3), lo, hi)
+        np.testing.assert_allclose(dr, drr, rtol=1e-5, atol=1e-7, err_msg=f"{lo}..{hi}")
+        assert float(dx) == pytest.approx(float(dxr), rel=1e-5, abs=1e-7)
+
+
+# ---- memory overwritten in place ---------------------------------------------------------------
+
+
+_PAGE = mmap.PAGESIZE
+
+
+def _fenced(m: int) -> np.ndarray:
+    """m doubles that end where an unreadable page begins: a snapshot that copied past the end
+    of the memory the loop writes stops the process (a copy that writes back what it read would
+    leave guard values unchanged)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    base = libc.mmap(None, 2 * _PAGE, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, -1, 0)
+    assert base not in (None, ctypes.c_void_p(-1).value)
+    assert libc.mprotect(base + _PAGE, _PAGE, 0) == 0  # (PROT_NONE)
+    return np.ctypeslib.as_array((ctypes.c_double * m).from_address(base + _PAGE - 8 * m))
+
+
+@pytest.mark.parametrize("level", ["-O0", "-O2"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+@pytest.mark.parametrize("function", ["heat", "jacobi"])
+def test_arrays_overwritten_in_place(function: str, scheme: str, level: str) -> None:
+    lib = _primal(level, MEMORY)
+    acts = ("dup", "const", "active", "const") if function == "heat" else ("dup", "dup", "const", "active", "const")
+    g = _gradient(function, acts, level, scheme, MEMORY)
+    ref = _gradient(function, acts, level, "off", MEMORY)
+
+    def run_gradient(grad, u0: np.ndarray, n: int) -> tuple[np.ndarray, float]:
+        m = len(u0)
+        u, du, t, dt = (_fenced(m) for _ in range(4))
+        u[:], du[:], t[:], dt[:] = u0, 0, 0, 0
+        dk = grad(u, du, m, 0.2, n) if function == "heat" else grad(u, du, t, dt, m, 0.2, n)
+        return du.copy(), float(dk)
+
+    def primal(u0: np.ndarray, k: float, n: int) -> float:
+        u = u0.copy()
+        return lib.heat(u, len(u), k, n) if function == "heat" else lib.jacobi(u, np.zeros(len(u)), len(u), k, n)
+
+    for m in (1, 2, 3, 4, 9):  # (1, 2: the inner loops do not run)
+        u0 = np.sin(np.linspace(0.1, 3.0, m))
+        for n in TRIPS:
+            du, dk = run_gradient(g, u0, n)
+            du_ref, dk_ref = run_gradient(ref, u0, n)
+            np.testing.assert_allclose(du, du_ref, rtol=1e-12, atol=1e-15, err_msg=f"m={m} n={n}")
+            assert dk == pytest.approx(dk_ref, rel=1e-12, abs=1e-15), (m, n)
+            fd = _fd(lambda v, n=n: primal(v[:-1], float(v[-1]), n), np.array([*u0, 0.2]))
+            np.testing.assert_allclose([*du, dk], fd, rtol=1e-5, atol=1e-7, err_msg=f"m={m} n={n}")
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_scalar_accumulated_in_memory(scheme: str) -> None:
+    g = _gradient("accumulate", ("dup", "dup", "const"), "-O2", scheme, MEMORY)
+    lib = _primal("-O2", MEMORY)
+    for n in (0, 1, C, C + 1, 100):
+        p, dp, acc, dacc = np.array([0.3, 0.8]), np.zeros(2), np.array([0.5]), np.array([1.0])
+        g(p, dp, acc, dacc, n)
+
+        def f(v: np.ndarray, n: int = n) -> float:
+            a = np.array([0.5])
+            lib.accumulate(v.copy(), a, n)
+            return float(a[0])
+
+        np.testing.assert_allclose(dp, _fd(f, np.array([0.3, 0.8])), rtol=1e-6, atol=1e-9, err_msg=f"n={n}")
+        assert dacc[0] == 1.0  # (acc += ...: its own derivative passes through)
+
+
+# ---- revolve's optimum -------------------------------------------------------------------------
+
+
+def _beta(c: int, r: int) -> int:
+    return comb(c + r, c)
+
+
+def revolve_optimum(n: int, c: int) -> int:
+    """Griewank's closed form of the fewest steps run again to reverse n steps with c
+    checkpoints (the state at the start among them): r n - beta(c+1, r-1), r the fewest
+    repetitions with beta(c, r) >= n."""
+    if n <= 1:
+        return 0
+    r = 0
+    while _beta(c, r) < n:
+        r += 1
+    return r * n - _beta(c + 1, r - 1)
+
+
+@functools.cache
+def _dynamic_optimum(n: int, c: int) -> int:
+    if n <= 1:
+        return 0
+    if c == 1:
+        return n * (n - 1) // 2
+    return min(m + _dynamic_optimum(n - m, c - 1) + _dynamic_optimum(m, c) for m in range(1, n))
+
+
+def test_closed_form_matches_the_dynamic_programme() -> None:
+    for c in range(1, 6):
+        for n in range(0, 80):
+            assert revolve_optimum(n, c) == _dynamic_optimum(n, c), (n, c)
+
+
+@pytest.mark.parametrize("c", [1, 2, 5])
+def test_binomial_recomputes_revolves_optimum(c: int, tmp_path: Path) -> None:
+    src = PROGRAMS / "schedule.c"
+    ll, obj, exe = tmp_path / "s.ll", tmp_path / "s.o", tmp_path / "s"
+    assert run([clang(), "-O2", "-S", "-emit-llvm", str(src), "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", f"enzyme{{checkpoint=binomial checkpoints={c}}}", "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    assert run(["cc", str(obj), "-lm", "-o", str(exe)]).returncode == 0
+    trips = [0, 1, 2, c - 1, c, c + 1, 17, 100, 1000] if c > 1 else [0, 1, 2, 17, 60]
+    r = run([str(exe), *map(str, trips)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\n")[:-1]
+    assert len(lines) == 2 * len(trips)
+    for line in lines:
+        _, n, steps, dp, fd = line.split()
+        assert int(steps) == revolve_optimum(int(n), c), line
+        assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
+
+
+# ---- what is refused ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"checkpoint": "revolve"}, "unknown checkpointing scheme 'revolve'"),
+    ({"checkpoint": "binomial", "checkpoints": 0}, "checkpoints must be a positive integer"),
+    ({"checkpoint": "periodic", "period": -5}, "period must be a positive integer"),
+])  # fmt: skip
+def test_bad_options_are_errors(options: dict, message: str) -> None:
+    with pytest.raises(XenzymeError, match=message):
+        xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"], cache=False, **options)
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_loop_with_a_break(scheme: str) -> None:
+    src = PROGRAMS / "while_loops.c"
+    lib = _primal("-O2", src)
+    g = _gradient("early_exit", ("dup", "const"), "-O2", scheme, src)
+    for p1, n in ((1.5, 3), (1.5, 100), (0.5, 100), (1.5, 0), (1.1, 1)):
+        dp = np.zeros(2)
+        g(np.array([0.5, p1]), dp, n)
+        fd = _fd(lambda v, n=n: lib.early_exit(v.copy(), n), np.array([0.5, p1]))
+        np.testing.assert_allclose(dp, fd, rtol=1e-6, atol=1e-9, err_msg=f"{p1} {n}")
+
+
+def test_parallel_region_in_the_loop_is_refused() -> None:
+    with pytest.raises(XenzymeError) as err:
+        xz.gradient(str(PROGRAMS / "unsupported_omp.c"), "omp_heat", ["dup", "const", "const"], cache=False,
+                    checkpoint="binomial")  # fmt: skip
+    assert "checkpoints do not capture yet" in str(err.value) and "checkpoint=off" in str(err.value)
+
+
+def test_bad_pipeline_option_is_a_cli_error() -> None:
+    r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=online}", "-t", "llvm"])
+    assert r.returncode == 1 and "unknown checkpointing scheme 'online'" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(("function", "activity", "line"), [
+    ("trajectory", ["dup", "dup", "const"], 8),                          # traj[t]: a new place each step
+    ("jacobi_vectorized", ["dup", "dup", "const", "active", "const"], 16),  # remainders counted by masks
+])  # fmt: skip
+def test_memory_of_unknown_extent_is_refused_with_its_location(function: str, activity: list, line: int) -> None:
+    with pytest.raises(XenzymeError) as err:
+        xz.gradient(str(PROGRAMS / "unsupported.c"), function, activity, cache=False, checkpoint="binomial")
+    text = str(err.value)
+    assert "extent is not known" in text and f"unsupported.c:{line}:" in text and "checkpoint=off" in text
+
+
+@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+def test_while_loop_to_convergence(scheme: str) -> None:
+    """Newton's iteration for sqrt(p) until it converges: the trip count is found as it runs."""
+    src = PROGRAMS / "while_loops.c"
+    lib = _primal("-O2", src)
+    g = _gradient("converge", ("dup", "active"), "-O2", scheme, src)
+    ref = _gradient("converge", ("dup", "active"), "-O2", "off", src)
+    for p0, x0 in ((2.0, 1.0), (2.0, 1.5), (9.0, 100.0), (1e6, 0.5)):
+        dp, dpr = np.zeros(1), np.zeros(1)
+        dx0, dx0r = float(g(np.array([p0]), dp, x0)), float(ref(np.array([p0]), dpr, x0))
+        assert dp[0] == pytest.approx(dpr[0], rel=1e-12) and dx0 == pytest.approx(dx0r, rel=1e-12, abs=1e-300)
+        h = 1e-6 * p0
+        fd = (lib.converge(np.array([p0 + h]), x0) - lib.converge(np.array([p0 - h]), x0)) / (2 * h)
+        assert dp[0] == pytest.approx(fd, rel=1e-5), (p0, x0)
+
+
+def test_checkpoint_options_are_part_of_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XENZYME_CACHE_DIR", str(tmp_path))
+    g_off = xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"])
+    src, acts = str(PROGRAMS / "unsupported.c"), ["dup", "dup", "const"]
+    with pytest.raises(XenzymeError, match="extent is not known"):  # not served from the cache
+        xz.gradient(src, "trajectory", acts, checkpoint="binomial")
+    xz.gradient(src, "trajectory", acts)  # (off: builds, and is kept)
+    with pytest.raises(XenzymeError, match="extent is not known"):
+        xz.gradient(src, "trajectory", acts, checkpoint="binomial")
+    p, dp = np.array([1.3, 0.2]), np.zeros(2)
+    assert np.isfinite(g_off(p, dp, 0.7, 10))

@@ -1,0 +1,179 @@
+/* The schedules of checkpointed loops (checkpoint-loops), compiled into checkpoint_runtime.ll:
+ *
+ *   clang-19 -O2 -S -emit-llvm -fno-math-errno xenzyme/transforms/checkpoint_runtime.c \
+ *       -o xenzyme/transforms/checkpoint_runtime.ll
+ *
+ * A checkpointed loop is n calls of a step function on a state: a block of `size` bytes (the
+ * loop-carried values, see checkpoint_loops.py), and the memory the body overwrites, `nreg`
+ * regions whose addresses and lengths are in the block at `table` (pairs of i64).  A snapshot
+ * is the block followed by the regions' bytes.  A loop whose trip count is not known when it
+ * starts (n < 0) runs until the step stores 0 in the byte at `flag` of the block; the forward
+ * half counts its steps, and the reverse half schedules them as those of a counted loop (the
+ * primal's run is the sweep that finds n: no checkpoint is placed by it beyond the first, as
+ * for a counted loop).  The
+ * forward half runs the steps and keeps the snapshots its scheme needs (the tape); the reverse
+ * half calls the step's gradient for the steps n-1, ..., 0, each with the state it started
+ * from, rebuilt from the nearest snapshot by steps run again without taping.
+ *
+ *   scheme 0, binomial: `param` snapshots (the state at entry among them), placed as revolve
+ *             places them (Griewank & Walther): the fewest steps run again for that memory;
+ *   scheme 1, periodic: a snapshot every `param` steps, taken while the primal runs; each
+ *             segment is reversed by one gradient of `param` steps (taped as a whole).
+ *
+ * `__xenzyme_checkpoint_steps` counts the steps run again without taping by the reverse
+ * halves (weak: a program may define it and read it). */
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*xz_step_fn)(void *state, void *env);
+typedef void (*xz_back_fn)(void *state, void *dstate, void *env);
+typedef void (*xz_segment_fn)(long count, void *state, void *dstate, void *env);
+
+__attribute__((weak)) long __xenzyme_checkpoint_steps;
+
+struct xz_layout {
+  long size, nreg, table, bytes;
+};
+
+struct xz_tape {
+  long n, scheme, param;
+  struct xz_layout at;
+  char *slots;
+};
+
+struct xz_run {
+  struct xz_layout at;
+  long size;
+  char *slots, *state, *dstate;
+  void *env;
+  xz_step_fn step;
+  xz_back_fn back;
+};
+
+/* beta(c, r) = (c + r)! / (c! r!): the most steps c snapshots reverse with r repetitions;
+ * saturated, and 0 for r < 0. */
+static long xz_beta(long c, long r) {
+  if (r < 0) return 0;
+  double b = 1;
+  for (long k = 1; k <= c; k++) {
+    b = b * (double)(r + k) / (double)k;
+    if (b > 4e18) return (long)4e18;
+  }
+  return (long)(b + 0.5);
+}
+
+static struct xz_layout xz_layout(const char *state, long size, long nreg, long table) {
+  struct xz_layout at = {size, nreg, table, size};
+  for (long i = 0; i < nreg; i++) at.bytes += ((const long *)(state + table))[2 * i + 1];
+  return at;
+}
+
+static void xz_save(const struct xz_layout *at, char *to, const char *state) {
+  memcpy(to, state, at->size);
+  to += at->size;
+  for (long i = 0; i < at->nreg; i++) {
+    const long *region = (const long *)(state + at->table) + 2 * i;
+    memcpy(to, (const void *)region[0], region[1]);
+    to += region[1];
+  }
+}
+
+static void xz_restore(const struct xz_layout *at, char *state, const char *from) {
+  memcpy(state, from, at->size);
+  from += at->size;
+  for (long i = 0; i < at->nreg; i++) {
+    const long *region = (const long *)(state + at->table) + 2 * i;
+    memcpy((void *)region[0], from, region[1]);
+    from += region[1];
+  }
+}
+
+static void xz_advance(struct xz_run *run, long slot, long steps) {
+  xz_restore(&run->at, run->state, run->slots + slot * run->size);
+  for (long k = 0; k < steps; k++) run->step(run->state, run->env);
+  __xenzyme_checkpoint_steps += steps;
+}
+
+/* Reverses the n steps from the state in `slot`, with c slots from `slot` on (its own among
+ * them).  The split m, with r the fewest repetitions for which beta(c, r) >= n, is
+ * max(n - beta(c-1, r), beta(c, r-2)): optimal (checked against the dynamic programme of the
+ * minimal cost in tests/test_checkpointing.py). */
+static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
+  while (n > 0) {
+    if (n == 1) {
+      xz_advance(run, slot, 0);
+      run->back(run->state, run->dstate, run->env);
+      return;
+    }
+    if (c == 1) {
+      for (long k = n - 1; k >= 0; k--) {
+        xz_advance(run, slot, k);
+        run->back(run->state, run->dstate, run->env);
+      }
+      return;
+    }
+    long r = 0;
+    while (xz_beta(c, r) < n) r++;
+    long m = n - xz_beta(c - 1, r);
+    long alt = xz_beta(c, r - 2);
+    if (alt > m) m = alt;
+    if (m < 1) m = 1;
+    if (m > n - 1) m = n - 1;
+    xz_advance(run, slot, m);
+    xz_save(&run->at, run->slots + (slot + 1) * run->size, run->state);
+    xz_revolve(run, slot + 1, n - m, c - 1);
+    n = m;
+  }
+}
+
+void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, long table, long flag, xz_step_fn step,
+                                   void *env, long scheme, long param) {
+  struct xz_tape *t = malloc(sizeof *t);
+  t->scheme = scheme;
+  t->param = param;
+  t->at = xz_layout(state, size, nreg, table);
+  long bytes = t->at.bytes;
+  long count = scheme == 0 || n < 0 ? 1 : (n + param - 1) / param;
+  if (count < 1) count = 1;
+  t->slots = malloc(count * bytes);
+  xz_save(&t->at, t->slots, state);
+  long k = 0;
+  for (; n < 0 || k < n; k++) {
+    if (scheme == 1 && k % param == 0) {
+      if (k / param >= count) { /* (a loop of unknown length: more room) */
+        count *= 2;
+        t->slots = realloc(t->slots, count * bytes);
+      }
+      xz_save(&t->at, t->slots + (k / param) * bytes, state);
+    }
+    step(state, env);
+    if (n < 0 && !((const char *)state)[flag]) {
+      k++;
+      break;
+    }
+  }
+  t->n = k;
+  return t;
+}
+
+void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step_fn step, xz_back_fn back,
+                                  xz_segment_fn segment, void *env) {
+  struct xz_tape *t = tape;
+  long n = t->n, bytes = t->at.bytes;
+  if (t->scheme == 1) {
+    for (long s = (n + t->param - 1) / t->param - 1; s >= 0; s--) {
+      long len = n - s * t->param < t->param ? n - s * t->param : t->param;
+      xz_restore(&t->at, state, t->slots + s * bytes);
+      __xenzyme_checkpoint_steps += len;
+      segment(len, state, dstate, env);
+    }
+  } else if (n > 0) {
+    long c = t->param < n ? t->param : n;
+    struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back};
+    memcpy(run.slots, t->slots, bytes);
+    xz_revolve(&run, 0, n, c);
+    free(run.slots);
+  }
+  free(t->slots);
+  free(t);
+}
