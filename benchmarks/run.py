@@ -1851,9 +1851,11 @@ def accumulation_census(mlir: str) -> dict[str, int]:
     """How the reverse of the parallel regions adds adjoints into memory: the
     `autodiff.accumulate` ops of the regions' reverse functions (written in the code, not
     executed) by kind -- plainly into shared memory (addresses each owned by one iteration),
-    into a thread's partial sum (added atomically once per thread at the end), atomically --
+    into a thread's partial sum (added atomically once per thread at the end), into a thread's
+    window of shadow memory (`xenzyme.window.add`: each element touched added atomically once
+    per thread at the end), atomically --
     leaving out those into the function's own stack slots (adjoints of values)."""
-    counts = {"plain": 0, "partial": 0, "atomic": 0}
+    counts = {"plain": 0, "partial": 0, "window": 0, "atomic": 0}
     stack: set[str] = set()
     in_reverse = False
     for line in mlir.splitlines():
@@ -1862,6 +1864,8 @@ def accumulation_census(mlir: str) -> dict[str, int]:
             in_reverse, stack = re.search(r"@\"?reverse_\S*omp_outlined", s) is not None, set()
         elif in_reverse and (m := re.match(r"(%[\w.]+) = llvm\.alloca", s)):
             stack.add(m.group(1))
+        elif in_reverse and s.startswith("llvm.call @xenzyme.window.add."):
+            counts["window"] += 1
         elif in_reverse and (m := re.match(r"autodiff\.accumulate (%[\w.]+),", s)):
             if m.group(1).startswith("%partial"):
                 counts["partial"] += 1
@@ -2035,7 +2039,9 @@ def accumulation_text(acc: dict[str, int] | None) -> str | None:
         return None
     return (f"In the reverse of its regions the derivative adds adjoints into shared memory with {acc['plain']} "
             f"plain additions (addresses each owned by one iteration), {acc['partial']} additions into "
-            f"thread-private partial sums (each added atomically once per thread at the end) and "
+            f"thread-private partial sums (each added atomically once per thread at the end), "
+            f"{acc.get('window', 0)} additions into thread-private windows of shadow memory (each element "
+            f"touched added atomically once per thread at the end) and "
             f"{acc['atomic']} atomic additions (operations written in the code, counted in reverse-diff's "
             f"output, not executions)")
 

@@ -412,6 +412,8 @@ def trip_count(cfg: CFG, loop: Loop) -> TripCount | None:
 
 
 def _iv_or_next(cfg: CFG, x: SSAValue, loop: Loop) -> tuple[AffineIV, bool] | None:
+    if isinstance(x.owner, xllvm.TruncOp):  # (a 64-bit counter tested in 32 bits: a worksharing loop's)
+        x = x.owner.arg
     iv = affine_iv(cfg, x)
     if iv is not None and iv.loop is loop:
         return iv, False

@@ -32,7 +32,9 @@ from xenzyme.analysis.activity import (
     is_pointer_like,
     read_back_with_derivative,
 )
-from xenzyme.analysis.alias import WriteSummary, allocation_escapes, allocator_of, pointer_roots, underlying_objects
+from xenzyme.analysis.alias import (
+    WriteSummary, allocation_escapes, allocator_of, noalias_argument, pointer_roots, store_destinations, underlying_objects,
+)
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.gpu_updates import DeviceUpdates
 from xenzyme.analysis.hints import Hints
@@ -43,6 +45,7 @@ from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, zero_constant
+from xenzyme.transforms.diff import windows
 from xenzyme.transforms.diff.caching import Caching
 from xenzyme.transforms.diff.calls import ReverseCalls
 from xenzyme.transforms.diff.errors import fail_at, irreducible
@@ -112,6 +115,11 @@ class GradientBuilder:
         self.writes = WriteSummary(self.cfg.rpo, self.cfg)
         self.partials: dict[tuple[SSAValue, Attribute], tuple[SSAValue, int | None]] = {}
         """In a team or GPU code: thread-private sums of adjoints for shared memory (`_partial`)."""
+        self.written_objects: set[object] | bool | None = None
+        """What `_objects_written` found (None: not asked yet)."""
+        self.windows: dict[tuple[SSAValue, Attribute], SSAValue] = {}
+        """In a team: thread-private windows of the shadow memory at varying offsets from a
+        fixed pointer, by pointer and element type (`_window`)."""
         self.owned: set[SSAValue] = set()
         """In a team: primal pointers whose memory only this thread's iterations touch."""
         if team and (reads := reads_into_shadows(self.cfg, self.info.shadowed)) is not None:
@@ -440,8 +448,58 @@ class GradientBuilder:
             self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="plain", alignment=alignment))
         elif primal is not None and (partial := self._partial(primal, delta.type, alignment)) is not None:
             self.e.insert(ad.AccumulateOp(partial, delta, mode="plain"))
+        elif primal is not None and (window := self._window(primal, delta.type)) is not None:
+            self.e.call_function(windows.add_helper(self.module, delta.type), [window, shadow_ptr, delta])
         else:
             self.e.insert(ad.AccumulateOp(shadow_ptr, delta, mode="atomic", alignment=alignment))
+
+    def _window(self, p: SSAValue, t: Attribute) -> SSAValue | None:
+        """This thread's window (`xenzyme.transforms.diff.windows`) for adjoints added inside a
+        loop into shared memory at `p`, one per pointer `p` is at an offset from and element
+        type, where nothing in the function writes memory `p` may point into (so that nothing
+        reads or resets its shadow before the window is added into it).  None otherwise (an
+        atomic update is left)."""
+        assert self.pos is not None
+        s = windows.scalar_of(t)
+        if self.device is not None or s is None or self.cfg.loop_of.get(self.pos.primal) is None:
+            return None
+        if self.written_objects is None:
+            self.written_objects = self._objects_written()
+        objects = underlying_objects(p, self.cfg)
+        if self.written_objects is False or objects & self.written_objects:  # type: ignore[operator]
+            return None
+        base = p
+        while isinstance(base.owner, ext.GEPOp):
+            base = base.owner.operands[0]
+        key = (base, s)
+        if key not in self.windows:
+            one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
+            slot = xllvm.AllocaOp.create(operands=[one.result], result_types=[ext.LLVMPointerType()],
+                                         properties={"elem_type": windows.STATE})  # fmt: skip
+            slot.res.name_hint = "window"
+            empty = xllvm.ZeroOp.create(result_types=[windows.STATE])
+            self.rev_entry_ops += [one, slot, empty, ext.StoreOp(empty.results[0], slot.res)]
+            self.windows[key] = slot.res
+        return self.windows[key]
+
+    def _objects_written(self) -> set[object] | bool:
+        """The objects the function writes, where each is this thread's own (stack slots, heap
+        blocks it made) or a caller's variable that only the function reaches (a `noalias`
+        argument it does not store); False where it may write other memory."""
+        out: set[object] = set()
+        for b in self.cfg.rpo:
+            for op in b.ops:
+                dests = store_destinations(op)
+                if dests is None:
+                    return False
+                for d in dests:
+                    if self._private(d):
+                        continue
+                    objects = underlying_objects(d, self.cfg)
+                    if not all(noalias_argument(o, uncaptured=True) for o in objects):
+                        return False
+                    out |= objects
+        return out
 
     def _accumulate_device(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None,
                            primal: SSAValue | None) -> None:
@@ -493,6 +551,8 @@ class GradientBuilder:
 
     def add_partials(self) -> None:
         """At the end of the reverse sweep: each partial sum into its shadow (see `_partial`)."""
+        for (_, s), state in self.windows.items():
+            self.e.call_function(windows.flush_helper(self.module, s), [state])
         for (p, t), (slot, alignment) in self.partials.items():
             total = self.e.insert(xllvm.LoadOp(slot, t))
             if self.device is not None and self.device.kind(p) == "uniform" and isinstance(t, Float32Type | Float64Type):

@@ -33,7 +33,7 @@ from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.alias import WriteSummary, underlying_objects
 from xenzyme.analysis.cache_plan import minimum_cache_cut
-from xenzyme.analysis.cfg import AffineIV, Loop, TripCount, affine_iv, defining_block, trip_count
+from xenzyme.analysis.cfg import AffineIV, Loop, TripCount, affine_iv, defining_block, is_invariant, trip_count
 from xenzyme.analysis.types import size_align
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -94,6 +94,7 @@ class Caching:
         self.limit_caches: dict[Loop, Cache] = {}
         self.all_caches: list[Cache] = []
         self.hoisted: dict[Loop, list[tuple[SSAValue, Cache]]] = {}
+        """Caches pushed where a loop is left: the forward value pushed, and the cache."""
         self.invariant_memo: dict[tuple[SSAValue, Loop], bool] = {}
         self.loop_writes: dict[Loop, WriteSummary] = {}
         self.recomputable_memo: dict[tuple[SSAValue, Loop | None], bool] = {}
@@ -148,21 +149,25 @@ class Caching:
 
     def materialize_shadow(self, p: SSAValue) -> SSAValue:
         """The shadow of primal pointer `p` at the current reverse point: the same GEPs and
-        casts on a shadow available here, else cached."""
+        casts on a shadow available here, else cached.  With the minimum cut a GEP's indices
+        are asked for like any primal value (the cut then caches what they are computed from,
+        often a value the same for a whole loop, rather than one shadow pointer per
+        iteration)."""
         g = self.g
         if self.direct(p):
             return g.direct_shadow(p)
         if not isinstance(p, BlockArgument):
             op = p.owner
             e = g.e
-            if isinstance(op, ext.GEPOp | xllvm.BitcastOp | ext.AddrSpaceCastOp) and all(
-                self._recomputable(o, 1) for o in op.operands[1:]
+            if isinstance(op, ext.GEPOp | xllvm.BitcastOp | ext.AddrSpaceCastOp) and (
+                self.mincut and isinstance(op, ext.GEPOp) and all(_integer_like(o.type) for o in op.operands[1:])
+                or all(self._recomputable(o, 1) for o in op.operands[1:])
             ):
                 ops = [g.shadow(op.operands[0]), *[g.get(o) for o in op.operands[1:]]]
                 return e.insert(type(op).create(operands=ops, result_types=[p.type], properties=dict(op.properties)))
             if isinstance(op, ext.SelectOp) and self._recomputable(op.cond, 1):
                 return e.insert(ext.SelectOp(g.get(op.cond), g.shadow(op.lhs), g.shadow(op.rhs)))
-        return self.peek(("shadow", p), g.fwd_shadow(p), defining_block(p))
+        return self._peek_hoisted(("shadow", p), p, g.fwd_shadow(p))
 
     def _recomputable(self, v: SSAValue, depth: int) -> bool:
         if depth > _RECOMPUTE_DEPTH:
@@ -350,17 +355,22 @@ class Caching:
     # ---- caches -----------------------------------------------------------------------------
 
     def _peek_value(self, v: SSAValue) -> SSAValue:
-        g = self.g
+        return self._peek_hoisted(v, v, self.g.fwd(v))
+
+    def _peek_hoisted(self, key: object, v: SSAValue, fwd_value: SSAValue) -> SSAValue:
+        """The cache `key` of `fwd_value` (the forward value of `v`, or of its shadow, which
+        the same loops leave unchanged: shadow memory is written where the primal's is),
+        pushed once per loop `v` does not change in where it can be (`_hoisting`)."""
         block = defining_block(v)
         assert block is not None
-        if v not in self.caches:
+        if key not in self.caches:
             loops, at_exit = self._hoisting(v)
             if at_exit:
-                cache = self.caches[v] = self.new_cache(v.type, single=loops[0].parent is None)
-                self.hoisted.setdefault(loops[0], []).append((v, cache))
+                cache = self.caches[key] = self.new_cache(fwd_value.type, single=loops[0].parent is None)
+                self.hoisted.setdefault(loops[0], []).append((fwd_value, cache))
             elif loops:
-                self.register(v, g.fwd(v), block, single=True)
-        return self.peek(v, g.fwd(v), block)
+                self.register(key, fwd_value, block, single=True)
+        return self.peek(key, fwd_value, block)
 
     def peek(self, key: object, fwd_value: SSAValue | None = None, block: Block | None = None) -> SSAValue:
         """The top of the cache `key` (made for `fwd_value`, defined in `block`, if new)."""
@@ -435,9 +445,9 @@ class Caching:
             assert term is not None
             rb.insert_op_before(ad.CachePopOp(cache.handle), term)
         for lp, entries in self.hoisted.items():
-            for v, cache in entries:
+            for fwd_value, cache in entries:
                 for edge in g.sweeps.exit_edges.get(lp, []):
-                    edge.insert_op_before(ad.CachePushOp(cache.init.res, g.fwd(v)), edge.last_op)  # type: ignore[arg-type]
+                    edge.insert_op_before(ad.CachePushOp(cache.init.res, fwd_value), edge.last_op)  # type: ignore[arg-type]
                 for edge in g.sweeps.entry_edges.get(lp, []):
                     edge.insert_op_before(ad.CachePopOp(cache.handle), edge.last_op)  # type: ignore[arg-type]
 
@@ -459,14 +469,33 @@ class Caching:
             tc = trip_count(g.cfg, lp)
             if tc is None:
                 continue
-            for p in lp.entering:
-                fp = g.F[p]
-                term = fp.last_op
-                assert term is not None
-                e = LLVMEmitter(Builder(InsertPoint.before(term)), g.module)
-                count = self._trip_count_value(e, tc)
-                for init in inits:
-                    e.insert(ad.CacheReserveOp(init.res, count))
+            self._reserve_at(lp, [tc], inits)
+            # Where the loop's count is the same in every iteration of counted loops around it,
+            # also reserve once for the whole nest where the outermost of them is entered: a
+            # buffer then grows once per nest, not a logarithmic number of times (a worksharing
+            # loop's thread runs its whole nest on buffers of its own, allocated per region).
+            at, counts = lp, [tc]
+            while at.parent is not None and all(
+                is_invariant(g.cfg, x, at.parent) for c in counts for x in (c.iv.start, c.limit)
+            ) and (outer := trip_count(g.cfg, at.parent)) is not None:  # fmt: skip
+                at, counts = at.parent, [*counts, outer]
+            if at is not lp:
+                self._reserve_at(at, counts, inits)
+
+    def _reserve_at(self, lp: Loop, counts: list[TripCount], inits: list[ad.CacheInitOp]) -> None:
+        """Where `lp` is entered: reserve the product of `counts` (at most 2^32) in `inits`."""
+        g = self.g
+        for p in lp.entering:
+            term = g.F[p].last_op
+            assert term is not None
+            e = LLVMEmitter(Builder(InsertPoint.before(term)), g.module)
+            count = self._trip_count_value(e, counts[0])
+            for tc in counts[1:]:  # (each factor is in 1..2^32: the product fits in 64 bits)
+                count = e.insert(xllvm.MulOp(count, self._trip_count_value(e, tc)))  # type: ignore[arg-type]
+                cap = e.i64(1 << 32)
+                count = e.insert(ext.SelectOp(e.insert(ext.ICmpOp(count, cap, "sgt")), cap, count))
+            for init in inits:
+                e.insert(ad.CacheReserveOp(init.res, count))
 
     def _trip_count_value(self, e: LLVMEmitter, tc: TripCount) -> SSAValue:
         """max(1, min(2^32, ceil((limit - start) / step) [+1])) as i64, from forward values."""
