@@ -179,6 +179,7 @@ class EnzymePass(ModulePass):
         present = dialects(op) if present is None else present
         if _gpu_code(op, present):
             LowerGPUPass(self.gpu).apply(ctx, op)
+            present = dialects(op)  # (kernels as host functions run their grids as par loops)
         if "ompi" in present:
             LowerOMPIPass().apply(ctx, op)
         if "par" in present or "omp" in present:
