@@ -78,7 +78,7 @@ def main(argv: list[str]) -> int:
     timed("xenzyme.frontend.llvm_import", "ModuleReader.read", "import")
     timed("xenzyme.backend.llvm_export", "export_module", "export")
     timed("xenzyme.backend.native", "run_isolated", "LLVM")
-    timed("xenzyme.transforms.reverse_diff", "ReverseDiffPass.apply", "reverse-diff")
+    timed("xenzyme.transforms.reverse_diff", "ReverseDiff.run", "reverse-diff")  # (the enzyme pass runs it)
     timed("xenzyme.transforms.lower_autodiff", "LowerAutodiffPass.apply", "lower-autodiff")
     for module, cls in (("raise_enzyme_calls", "RaiseEnzymeCallsPass"), ("raise_openmp", "RaiseOpenMPPass"),
                         ("forward_diff", "ForwardDiffPass"), ("lower_par", "LowerParPass")):  # fmt: skip

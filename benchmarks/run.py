@@ -2446,9 +2446,10 @@ def growth_notes(rows: list[dict]) -> str:
             + "."
             + (" LLVM's part is the -O2 pipeline before differentiation, the -O3 pipeline after it and code "
                "generation: the gradient is one basic block whose forward values stay live until the reverse "
-               "sweep uses them, in which LLVM's register allocator and live-interval analysis take time that "
-               "grows with the square of the block (the function's O(N) selects become branches in code "
-               "generation, and O(N) values are live across them)." if any(s == "LLVM" for _, s in fast) else "")
+               "sweep uses them. Its floating-point selects are integer selects in code generation (as "
+               "branches they split it into O(N) blocks with O(N) values live across each); what still grows "
+               "faster than N is inside the one block, with O(N) values live at once: the register allocator, "
+               "the two-address pass, the machine scheduler and stack-slot colouring." if any(s == "LLVM" for _, s in fast) else "")
         )
     else:
         paragraphs.append(f"From N = {a['n']:,} to {b['n']:,} no stage grew faster than {GROWTH_DOUBLING}×.")

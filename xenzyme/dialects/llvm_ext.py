@@ -31,6 +31,7 @@ Conventions shared by the importer, the exporter and the passes:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from collections.abc import Sequence
@@ -310,6 +311,15 @@ def _i1_like(t: Attribute) -> Attribute:
     return VectorType(i1, t.get_shape()) if isinstance(t, VectorType) else i1
 
 
+
+@functools.lru_cache(maxsize=1024)
+def int_attr(value: int, type: IntegerType) -> IntegerAttr:
+    """`IntegerAttr(value, type)`, made once per value: attributes are immutable, and building
+    one (xDSL normalises and verifies it) costs more than the op that carries it; the engine
+    builds an ordering and an alignment for each of the hundreds of thousands of loads and
+    stores of a large gradient."""
+    return IntegerAttr(value, type)
+
 @irdl_op_definition
 class ICmpOp(IRDLOperation):
     """Integer or pointer comparison, scalar or vector.
@@ -336,7 +346,7 @@ class ICmpOp(IRDLOperation):
         attributes: dict[str, Attribute] | None = None,
     ):
         if isinstance(predicate, str):
-            predicate = IntegerAttr(xllvm.ICmpPredicateFlag(predicate).to_int(), i64)
+            predicate = int_attr(xllvm.ICmpPredicateFlag(predicate).to_int(), i64)
         lhs = SSAValue.get(lhs)
         super().__init__(
             operands=[lhs, rhs],
@@ -411,7 +421,7 @@ class FCmpOp(IRDLOperation):
         attributes: dict[str, Attribute] | None = None,
     ):
         if isinstance(predicate, str):
-            predicate = IntegerAttr(xllvm.FCmpPredicateFlag(predicate).to_int(), i64)
+            predicate = int_attr(xllvm.FCmpPredicateFlag(predicate).to_int(), i64)
         lhs = SSAValue.get(lhs)
         super().__init__(
             operands=[lhs, rhs],
@@ -548,8 +558,8 @@ class StoreOp(IRDLOperation):
         super().__init__(
             operands=[value, ptr],
             properties={
-                "ordering": IntegerAttr(ordering, i64),
-                "alignment": IntegerAttr(alignment, i64) if alignment is not None else None,
+                "ordering": int_attr(ordering, i64),
+                "alignment": int_attr(alignment, i64) if alignment is not None else None,
                 "volatile_": UnitAttr() if volatile else None,
                 "nontemporal": UnitAttr() if nontemporal else None,
             },
@@ -642,7 +652,7 @@ class GEPOp(IRDLOperation):
         props: dict[str, Attribute] = {
             "rawConstantIndices": DenseArrayBase.from_list(i32, indices),
             "elem_type": pointee_type,
-            "noWrapFlags": IntegerAttr(no_wrap_flags, 32),
+            "noWrapFlags": int_attr(no_wrap_flags, i32),
         }
         if inbounds:
             props["inbounds"] = UnitAttr()
@@ -1271,7 +1281,7 @@ class AtomicRMWOp(IRDLOperation):
                 "bin_op": StringAttr(bin_op),
                 "ordering": StringAttr(ordering),
                 "syncscope": StringAttr(syncscope) if syncscope is not None else None,
-                "alignment": IntegerAttr(alignment, i64) if alignment is not None else None,
+                "alignment": int_attr(alignment, i64) if alignment is not None else None,
                 "volatile_": UnitAttr() if volatile else None,
             },
         )
@@ -1365,7 +1375,7 @@ class CmpXchgOp(IRDLOperation):
                 "success_ordering": StringAttr(success_ordering),
                 "failure_ordering": StringAttr(failure_ordering),
                 "syncscope": StringAttr(syncscope) if syncscope is not None else None,
-                "alignment": IntegerAttr(alignment, i64) if alignment is not None else None,
+                "alignment": int_attr(alignment, i64) if alignment is not None else None,
                 "weak": UnitAttr() if weak else None,
                 "volatile_": UnitAttr() if volatile else None,
             },
@@ -1625,7 +1635,7 @@ class _MemIntrinsicOp(IRDLOperation):
     ):
         super().__init__(
             operands=[args],
-            properties={"isVolatile": IntegerAttr(int(is_volatile), i1)},
+            properties={"isVolatile": int_attr(int(is_volatile), i1)},
             attributes=attributes or {},
         )
 

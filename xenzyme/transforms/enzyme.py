@@ -63,12 +63,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
 from xenzyme.analysis.callgraph import reachable
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.transforms.checkpoint_loops import check_options, checkpoint_loops
 from xenzyme.transforms.diff.prepare import forward_inserted_values
@@ -81,7 +82,7 @@ from xenzyme.transforms.lower_gpu import TARGETS, LowerGPUPass, is_gpu_module
 from xenzyme.transforms.lower_ompi import LowerOMPIPass
 from xenzyme.transforms.lower_par import LowerParPass
 from xenzyme.transforms.lower_structured import LowerStructuredPass
-from xenzyme.transforms.raise_enzyme_calls import RaiseEnzymeCallsPass, lower_enzyme_iter
+from xenzyme.transforms.raise_enzyme_calls import ITERATION_COUNTER, RaiseEnzymeCallsPass, lower_enzyme_iter
 from xenzyme.transforms.raise_mpi import RaiseMPIPass
 from xenzyme.transforms.raise_openmp import RaiseOpenMPPass, keep_outlined_regions
 from xenzyme.transforms.replace_flang_runtime import ReplaceFlangRuntimePass
@@ -150,11 +151,11 @@ class EnzymePass(ModulePass):
                 )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        self.differentiate(ctx, op)
-        self.lower(ctx, op)
+        self.lower(ctx, op, self.differentiate(ctx, op))
 
-    def differentiate(self, ctx: Context, op: ModuleOp) -> None:
-        """The pipeline up to the derivatives, lowered but for the gpu layer."""
+    def differentiate(self, ctx: Context, op: ModuleOp) -> set[str]:
+        """The pipeline up to the derivatives, lowered but for the gpu layer; the dialects left
+        in the module."""
         differentiate_requests(op)  # func/arith/scf/memref input: differentiated there where it can be,
         LowerStructuredPass().apply(ctx, op)  # then lowered to llvm
         strip_optnone(op)
@@ -184,17 +185,44 @@ class EnzymePass(ModulePass):
             LowerAutodiffPass(pools).apply(ctx, op)
             if more:
                 inline_tape_returns(op)
-        ForwardDiffPass().apply(ctx, op)
-        lower_enzyme_iter(op)
+        present = dialects(op)
+        if ad.AUTODIFF.name in present:  # (forward-mode requests)
+            ForwardDiffPass().apply(ctx, op)
+            present = dialects(op)
+        if any(isinstance(f, xllvm.FuncOp) and f.sym_name.data == ITERATION_COUNTER for f in op.ops):
+            lower_enzyme_iter(op)
+        return present
 
-    def lower(self, ctx: Context, op: ModuleOp) -> None:
-        """The rest: the gpu layer lowered for its target, and LLVM's optimiser."""
-        if is_gpu_module(op):
+    def lower(self, ctx: Context, op: ModuleOp, present: set[str] | None = None) -> None:
+        """The rest: the gpu layer lowered for its target, and LLVM's optimiser.  `present`:
+        the module's dialects, when known (passes with nothing to lower are skipped)."""
+        present = dialects(op) if present is None else present
+        if _gpu_code(op, present):
             LowerGPUPass(self.gpu).apply(ctx, op)
-        LowerOMPIPass().apply(ctx, op)
-        LowerParPass().apply(ctx, op)
+            present = dialects(op)  # (kernels as host functions run their grids as par loops)
+        if "ompi" in present:
+            LowerOMPIPass().apply(ctx, op)
+        if "par" in present or "omp" in present:
+            LowerParPass().apply(ctx, op)
         if self.postopt:
             run_llvm_pipeline(op, self.postopt)
+
+
+def dialects(module: ModuleOp) -> set[str]:
+    """The dialects of the module's ops, found in one walk: after differentiation the module
+    is large (a gradient is several times its function), and most modules hold no forward-mode,
+    `par`, `ompi` or gpu ops, which the passes after it would each walk the whole module for."""
+    return {t.name.split(".", 1)[0] for t in {type(o) for o in module.walk()}}
+
+
+def _gpu_code(module: ModuleOp, present: set[str]) -> bool:
+    """`is_gpu_module`, without its walk when the module holds no gpu-dialect op (then only the
+    target and the kernels' mark can make it GPU code)."""
+    if "gpu" in present:
+        return is_gpu_module(module)
+    triple = module.attributes.get("llvm.target_triple")
+    return (isinstance(triple, StringAttr) and triple.data.startswith("nvptx")) or any(
+        isinstance(f, xllvm.FuncOp) and gpu.is_kernel(f) for f in module.ops)
 
 
 def _has_requests(op: ModuleOp) -> bool:

@@ -44,7 +44,6 @@ from xenzyme.rules.structured import (
     ConstantPool,
     StructuredEmitter,
     constant_int,
-    index,
     reverse_zero,
     static_trip_count,
 )
