@@ -275,6 +275,26 @@ def test_budget_chooses_the_checkpoints(snapshots: float, c: int | None, uncheck
         np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
 
 
+@pytest.mark.parametrize(("budget", "c"), [("0.000001", 1), ("100000000000000000000", None)])
+def test_budget_of_a_loop_of_unknown_length(budget: str, c: int | None, tmp_path: Path) -> None:
+    """schedule.c's counted loop and its loop run until a limit, under a budget of less than
+    one snapshot (c = 1) and of more than any n (c = n; the bytes capped to an i64)."""
+    ll, obj, exe = tmp_path / "s.ll", tmp_path / "s.o", tmp_path / "s"
+    assert run([clang(), "-O2", "-S", "-emit-llvm", str(PROGRAMS / "schedule.c"), "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", f"enzyme{{tape-budget-mb={budget}}}", "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    assert run(["cc", str(obj), "-lm", "-o", str(exe)]).returncode == 0
+    trips = [0, 1, 2, 5, 30]
+    r = run([str(exe), *map(str, trips)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\n")[:-1]
+    assert len(lines) == 2 * len(trips)
+    for line in lines:
+        _, n, steps, dp, fd = line.split()
+        assert int(steps) == revolve_optimum(int(n), c or max(int(n), 1)), line
+        assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
+
+
 def test_budget_from_python() -> None:
     lib = _primal("-O2", MEMORY)
     acts = ["dup", "const", "active", "const"]

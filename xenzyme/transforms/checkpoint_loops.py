@@ -163,7 +163,7 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
     """Checkpoint the loops of the functions `module`'s requests name (options as checked by
     `check_options`; a budget makes the scheme binomial, its c counted at run time)."""
     if budget_mb is not None:
-        scheme, param = "budget", max(1, int(budget_mb * MIB))
+        scheme, param = "budget", min(max(1, int(budget_mb * MIB)), 1 << 62)  # (bytes, as an i64)
     elif scheme == "off":
         return
     else:
