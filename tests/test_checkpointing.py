@@ -233,6 +233,113 @@ def test_binomial_recomputes_revolves_optimum(c: int, tmp_path: Path) -> None:
         assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
 
 
+# ---- a memory budget ---------------------------------------------------------------------------
+
+
+_SNAPSHOT = 8 * 1024  # (u[1..m-2] of budget.c's heat, m = 1026; its state block adds a few dozen bytes)
+BUDGET_TRIPS = [0, 1, 2, 3, 4, 6, 7, 40]
+
+
+def _budget_program(tmp: Path, pipeline: str) -> list[list[str]]:
+    ll, obj, exe = tmp / "b.ll", tmp / "b.o", tmp / "b"
+    if not ll.exists():
+        assert run([clang(), "-O2", "-S", "-emit-llvm", str(PROGRAMS / "budget.c"), "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    assert run(["cc", str(obj), "-lm", "-o", str(exe)]).returncode == 0
+    r = run([str(exe), *map(str, BUDGET_TRIPS)])
+    assert r.returncode == 0, r.stderr
+    return [line.split() for line in r.stdout.split("\n")[:-1]]
+
+
+@pytest.fixture(scope="module")
+def uncheckpointed(tmp_path_factory: pytest.TempPathFactory) -> list[list[str]]:
+    return _budget_program(tmp_path_factory.mktemp("off"), "enzyme")
+
+
+@pytest.mark.parametrize(("snapshots", "c"), [(0.1, 1), (3.5, 3), (6.5, 6), (1e6, None)])
+def test_budget_chooses_the_checkpoints(snapshots: float, c: int | None, uncheckpointed: list, tmp_path: Path) -> None:
+    """A budget of `snapshots` heat states: c of them (None: more than any n here, so c = n),
+    the steps run again revolve's optimum for that c, the gradient the uncached one's and
+    finite differences'."""
+    mb = snapshots * _SNAPSHOT / (1 << 20)
+    lines = _budget_program(tmp_path, f"enzyme{{tape-budget-mb={mb!r}}}")
+    assert len(lines) == len(BUDGET_TRIPS)
+    for line, ref in zip(lines, uncheckpointed, strict=True):
+        n, steps, used = map(int, line[:3])
+        expected = 0 if n == 0 else min(c or n, n)
+        assert used == expected, line
+        assert steps == revolve_optimum(n, max(expected, 1)), line
+        values, fd, off = np.array(line[3::2], float), np.array(line[4::2], float), np.array(ref[3::2], float)
+        np.testing.assert_allclose(values, off, rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
+        np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize(("budget", "c"), [("0.000001", 1), ("100000000000000000000", None)])
+def test_budget_of_a_loop_of_unknown_length(budget: str, c: int | None, tmp_path: Path) -> None:
+    """schedule.c's counted loop and its loop run until a limit, under a budget of less than
+    one snapshot (c = 1) and of more than any n (c = n; the bytes capped to an i64)."""
+    ll, obj, exe = tmp_path / "s.ll", tmp_path / "s.o", tmp_path / "s"
+    assert run([clang(), "-O2", "-S", "-emit-llvm", str(PROGRAMS / "schedule.c"), "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", f"enzyme{{tape-budget-mb={budget}}}", "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    assert run(["cc", str(obj), "-lm", "-o", str(exe)]).returncode == 0
+    trips = [0, 1, 2, 5, 30]
+    r = run([str(exe), *map(str, trips)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\n")[:-1]
+    assert len(lines) == 2 * len(trips)
+    for line in lines:
+        _, n, steps, dp, fd = line.split()
+        assert int(steps) == revolve_optimum(int(n), c or max(int(n), 1)), line
+        assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
+
+
+def test_budget_from_python() -> None:
+    lib = _primal("-O2", MEMORY)
+    acts = ["dup", "const", "active", "const"]
+    g = xz.gradient(str(MEMORY), "heat", acts, clang_flags=["-O2"], cache=False, tape_budget_mb=1e-4)
+    ref = _gradient("heat", tuple(acts), "-O2", "off", MEMORY)
+    u0 = np.sin(np.linspace(0.1, 3.0, 9))
+    for n in (0, 1, 2, 5, 60):  # (104 bytes: one snapshot, the 56 bytes of u[1..7] and a state block)
+        du, dur = np.zeros(9), np.zeros(9)
+        dk, dkr = float(g(u0.copy(), du, 9, 0.2, n)), float(ref(u0.copy(), dur, 9, 0.2, n))
+        np.testing.assert_allclose([*du, dk], [*dur, dkr], rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
+        fd = _fd(lambda v, n=n: lib.heat(v[:-1].copy(), 9, float(v[-1]), n), np.array([*u0, 0.2]))
+        np.testing.assert_allclose([*du, dk], fd, rtol=1e-5, atol=1e-7, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"tape_budget_mb": 0}, "tape budget must be a positive number of MiB"),
+    ({"tape_budget_mb": -3.0}, "tape budget must be a positive number of MiB"),
+    ({"tape_budget_mb": float("nan")}, "tape budget must be a positive number of MiB"),
+    ({"tape_budget_mb": "256"}, "tape budget must be a positive number of MiB"),
+    ({"tape_budget_mb": 8, "checkpoints": 4}, "a tape budget chooses the number of checkpoints"),
+    ({"tape_budget_mb": 8, "checkpoint": "periodic"}, "a tape budget chooses binomial checkpointing"),
+])  # fmt: skip
+def test_bad_budgets_are_errors(options: dict, message: str) -> None:
+    with pytest.raises(XenzymeError, match=message):
+        xz.gradient(str(LOOPS), "ode", ["dup", "active", "const"], cache=False, **options)
+
+
+@pytest.mark.parametrize(("pipeline", "message"), [
+    ("enzyme{tape-budget-mb=0}", "enzyme: the tape budget must be a positive number of MiB (got 0)"),
+    ("enzyme{tape-budget-mb=64 checkpoints=8}", "a tape budget chooses the number of checkpoints"),
+    ("checkpoint-loops{budget-mb=-1.5}", "checkpoint-loops: the tape budget must be a positive number"),
+])  # fmt: skip
+def test_bad_budgets_are_cli_errors(pipeline: str, message: str) -> None:
+    r = run([*XENZYME_OPT, str(LOOPS), "-p", pipeline, "-t", "llvm"])
+    assert r.returncode == 1 and message in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_budget_is_part_of_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XENZYME_CACHE_DIR", str(tmp_path))
+    src, acts = str(PROGRAMS / "unsupported.c"), ["dup", "dup", "const"]
+    xz.gradient(src, "trajectory", acts)  # (off: builds, and is kept)
+    with pytest.raises(XenzymeError, match="tape-budget-mb: cannot checkpoint"):  # not served from the cache
+        xz.gradient(src, "trajectory", acts, tape_budget_mb=64)
+
+
 # ---- what is refused ---------------------------------------------------------------------------
 
 

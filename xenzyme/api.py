@@ -423,7 +423,7 @@ def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
 
 def _structured_derivative(kind: str, module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
                            preopt: int, postopt: int, cache: bool,
-                           checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> Any:  # fmt: skip
+                           checkpoint: tuple = ("off", None, 100, None)) -> Any:  # fmt: skip
     """`gradient`/`tangent` of a structured module: the derivative of its lowered copy, called
     with numpy arrays for memrefs (xenzyme/backend/memrefs.py)."""
     from xenzyme.backend.memrefs import MemrefCall
@@ -436,9 +436,9 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
     if forward:
         inner = tangent(lowered, function, expanded, width=width, preopt=pre, postopt=postopt, cache=cache)
         return MemrefCall(inner, function, types, given, width)
-    scheme, checkpoints, period = checkpoint
+    scheme, checkpoints, period, budget = checkpoint
     return MemrefCall(gradient(lowered, function, expanded, preopt=pre, postopt=postopt, cache=cache,
-                               checkpoint=scheme, checkpoints=checkpoints, period=period),
+                               checkpoint=scheme, checkpoints=checkpoints, period=period, tape_budget_mb=budget),
                       function, types, given)  # fmt: skip
 
 
@@ -652,14 +652,15 @@ def _slots(params: Sequence[Parameter], shadowed: Sequence[bool], ctypes_: Seque
     return out
 
 
-def _differentiate(module: ModuleOp, checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> None:
+def _differentiate(module: ModuleOp, checkpoint: tuple = ("off", None, 100, None)) -> None:
     """Every derivative request of the module (ours and the program's own `__enzyme_*` calls),
     as the `enzyme` pipeline does them after its first optimisation (done by `_prepare`); its
     last optimisation runs where the machine code is made."""
     from xenzyme.transforms.enzyme import EnzymePass
 
-    scheme, checkpoints, period = checkpoint
-    EnzymePass(preopt=0, postopt=0, checkpoint=scheme, checkpoints=checkpoints, period=period).apply(context(), module)
+    scheme, checkpoints, period, budget = checkpoint
+    EnzymePass(preopt=0, postopt=0, checkpoint=scheme, checkpoints=checkpoints, period=period,
+               tape_budget_mb=budget).apply(context(), module)  # fmt: skip
 
 
 def gradient(
@@ -674,8 +675,9 @@ def gradient(
     rustc_flags: Sequence[str] | None = None,
     cache: bool = True,
     checkpoint: str = "off",
-    checkpoints: int = 32,
+    checkpoints: int | None = None,
     period: int = 100,
+    tape_budget_mb: float | None = None,
 ) -> GradientFunction:
     """Compile the reverse-mode derivative of `function` and return it as a Python callable.
 
@@ -692,14 +694,16 @@ def gradient(
     `cache=False`: asking for it again, in this process or another, loads it from there.
     `checkpoint="binomial"` (with `checkpoints=c` snapshots) or `"periodic"` (a snapshot every
     `period` steps) reverses the outermost counted loops of the function from checkpoints of
-    their state instead of a cache of every iteration (xenzyme/transforms/checkpoint_loops.py).
+    their state instead of a cache of every iteration (xenzyme/transforms/checkpoint_loops.py);
+    `tape_budget_mb=256` chooses binomial checkpointing with as many snapshots as 256 MiB hold
+    (not with `checkpoints` or `"periodic"`).
     """
     from xenzyme.transforms.checkpoint_loops import check_options
 
-    check_options(checkpoint, checkpoints, period, "gradient")
+    check_options(checkpoint, checkpoints, period, "gradient", tape_budget_mb)
     flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}
     return _derivative("gradient", _build_gradient, source, function, activity, 1, preopt, postopt, flags, cache,
-                       (checkpoint, checkpoints, period))
+                       (checkpoint, checkpoints, period, tape_budget_mb))
 
 
 def _build_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
@@ -766,7 +770,7 @@ _CTYPES = {"f64": _ctype_double, "f32": _ctype_float}
 def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]], source: Any, function: str,
                 activity: Sequence[str] | None, width: int, preopt: int, postopt: int,
                 flags: dict[str, Sequence[str] | None], cache: bool,
-                checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> Any:  # fmt: skip
+                checkpoint: tuple = ("off", None, 100, None)) -> Any:  # fmt: skip
     """A derivative's callable (`kind` "gradient" or "tangent"): from the derivative cache when
     it has it, else built (`build` adds the wrapper), differentiated, compiled and kept there."""
     store = _use_cache(cache)
@@ -775,7 +779,7 @@ def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[
         return _structured_derivative(kind, structured, function, activity, width, preopt, postopt, cache, checkpoint)
     keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
     # (checkpointing changes the compiled code: its options are part of the key when it is on)
-    extra = [] if checkpoint[0] == "off" else [list(checkpoint)]
+    extra = [] if checkpoint[0] == "off" and checkpoint[3] is None else [list(checkpoint)]
     k = _entry_key(store, kind, front.digest if keyed else None, function,
                    None if activity is None else list(activity), width, preopt, postopt, *extra)  # fmt: skip
     make = _gradient_function if kind == "gradient" else _tangent_function
@@ -794,7 +798,7 @@ def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[
 def _derivative_compiled(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[str, Any]]],
                          make: Callable[..., Any], front: _Front, function: str, activity: Sequence[str] | None,
                          width: int, preopt: int, postopt: int, store: Cache | None, k: str | None,
-                         checkpoint: tuple[str, int, int] = ("off", 32, 100)) -> Any:  # fmt: skip
+                         checkpoint: tuple = ("off", None, 100, None)) -> Any:  # fmt: skip
     """`_derivative`'s compile, when the cache does not have it."""
     from xenzyme.dialects import llvm_ext as ext
 

@@ -3,8 +3,11 @@ checkpoints of their state, so that a gradient's memory does not grow with the t
 
     checkpoint-loops{scheme=binomial checkpoints=32}   revolve: c snapshots, fewest steps re-run
     checkpoint-loops{scheme=periodic period=100}       a snapshot every M steps
+    checkpoint-loops{budget-mb=256}                    binomial, as many snapshots as 256 MiB hold
     enzyme{checkpoint=binomial checkpoints=32}         the same inside the whole pipeline
+    enzyme{tape-budget-mb=256}
     xz.gradient(src, "f", checkpoint="binomial", checkpoints=32)
+    xz.gradient(src, "f", tape_budget_mb=256)
 
 Without checkpoints the reverse sweep keeps what every iteration computed (O(n) memory for n
 steps).  This pass runs before reverse-diff, on the functions that derivative requests name.
@@ -45,6 +48,17 @@ state as (address, length) pairs that the runtime copies with each snapshot.  Me
 only reads is not copied.  Pointers into parameters that no request gives a shadow are carried
 in the state as addresses (the custom gradient's convention gives every pointer argument a
 shadow); other pointers the loop uses need shadows where the gradient is requested.
+
+A memory budget (MiB, 2^20 bytes; a fraction is allowed) chooses binomial checkpointing and
+its number of snapshots c = max(1, floor(budget / snapshot bytes)), counted by the runtime when
+the loop starts: a snapshot's size (the state block and the lengths of the regions the body
+writes) is known only then.  c is capped by the trip count (c = n when the budget holds n
+snapshots or more; the reversal then runs n-1 steps again, as revolve with the primal's run
+placing only the first snapshot does).  The budget bounds the snapshots; the tape of the one
+step being reversed comes on top.  A budget replaces the scheme and the count: it turns
+checkpointing on (`checkpoint=off` with a budget is binomial), and given with `checkpoints=`
+or `checkpoint=periodic` it is an error rather than a silent choice of one of them.  The
+runtime's weak `__xenzyme_checkpoint_snapshots` holds the c of the last reversal.
 
 Refused with an error naming the loop or the store (what to do: `checkpoint=off` for that
 function): a loop that leaves from more than one place (a `break`), a store
@@ -88,18 +102,39 @@ from xenzyme.transforms.diff.errors import location_of
 SCHEMES = ("off", "binomial", "periodic")
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_runtime.ll")
 _PTR = ext.LLVMPointerType()
+COUNTERS = ("__xenzyme_checkpoint_steps", "__xenzyme_checkpoint_snapshots")  # (the runtime's weak globals)
 
 
-def check_options(scheme: str, checkpoints: int, period: int, where: str) -> None:
-    """Reject an unknown scheme or a count that is not positive (when the pipeline is read)."""
+DEFAULT_CHECKPOINTS = 32
+MIB = 1 << 20
+
+
+def check_options(scheme: str, checkpoints: int | None, period: int, where: str,
+                  budget_mb: float | None = None) -> None:  # fmt: skip
+    """Reject an unknown scheme, a count that is not positive, a budget that is not a positive
+    number, or a budget with the options it replaces (when the pipeline is read)."""
     if scheme not in SCHEMES:
         raise XenzymeError(f"{where}: unknown checkpointing scheme '{scheme}'",
                            notes=["the schemes are off, binomial and periodic; for example "
                                   "-p 'enzyme{checkpoint=binomial checkpoints=32}'"])  # fmt: skip
     for name, value in (("checkpoints", checkpoints), ("period", period)):
+        if value is None and name == "checkpoints":
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise XenzymeError(f"{where}: {name} must be a positive integer (got {value!r})",
                                notes=[f"for example {name}=32"])  # fmt: skip
+    if budget_mb is None:
+        return
+    if not isinstance(budget_mb, int | float) or isinstance(budget_mb, bool) or not 0 < budget_mb < float("inf"):
+        raise XenzymeError(f"{where}: the tape budget must be a positive number of MiB (got {budget_mb!r})",
+                           notes=["for example -p 'enzyme{tape-budget-mb=256}' or tape_budget_mb=256"])  # fmt: skip
+    if scheme == "periodic":
+        raise XenzymeError(f"{where}: a tape budget chooses binomial checkpointing, not checkpoint=periodic",
+                           notes=["give either the budget or checkpoint=periodic period=M"])  # fmt: skip
+    if checkpoints is not None:
+        raise XenzymeError(f"{where}: a tape budget chooses the number of checkpoints: it cannot be given too "
+                           f"(checkpoints={checkpoints})",
+                           notes=["give either the budget (in MiB) or checkpoints=N"])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -109,19 +144,30 @@ class CheckpointLoops(ModulePass):
     name = "checkpoint-loops"
 
     scheme: str = "binomial"
-    checkpoints: int = 32
+    checkpoints: int | None = None
+    """The snapshots of binomial checkpointing (32 when neither they nor a budget is given)."""
     period: int = 100
+    budget_mb: int | float | None = None
+    """The memory the snapshots may take, in MiB (2^20 bytes): binomial checkpointing with as
+    many as it holds, counted when the loop starts."""
 
     def __post_init__(self) -> None:
-        check_options(self.scheme, self.checkpoints, self.period, "checkpoint-loops")
+        check_options(self.scheme, self.checkpoints, self.period, "checkpoint-loops", self.budget_mb)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        checkpoint_loops(op, self.scheme, self.checkpoints, self.period)
+        checkpoint_loops(op, self.scheme, self.checkpoints, self.period, self.budget_mb)
 
 
-def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int, period: int) -> None:
-    if scheme == "off":
+def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, period: int,
+                     budget_mb: float | None = None) -> None:  # fmt: skip
+    """Checkpoint the loops of the functions `module`'s requests name (options as checked by
+    `check_options`; a budget makes the scheme binomial, its c counted at run time)."""
+    if budget_mb is not None:
+        scheme, param = "budget", min(max(1, int(budget_mb * MIB)), 1 << 62)  # (bytes, as an i64)
+    elif scheme == "off":
         return
+    else:
+        param = (checkpoints or DEFAULT_CHECKPOINTS) if scheme == "binomial" else period
     names: list[str] = []
     const_args: dict[str, set[int]] = {}  # (parameters no request gives a shadow)
     for o in module.walk():
@@ -148,13 +194,13 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int, period: in
                 state = loop_state(cfg, loop, frozenset(MATH))
             except LoopStateError as err:
                 at = location_of(err.op, filename) if err.op is not None else None
-                raise XenzymeError(f"checkpoint={scheme}: cannot checkpoint a loop of @{name}: {err.message}", at,
+                label = "tape-budget-mb" if scheme == "budget" else f"checkpoint={scheme}"
+                raise XenzymeError(f"{label}: cannot checkpoint a loop of @{name}: {err.message}", at,
                                    [*err.notes, "use checkpoint=off for this function"]
                                    if "checkpoint=off" not in " ".join(err.notes) else list(err.notes)) from None  # fmt: skip
             key = f"__xenzyme_ckpt.{name}.{counter}"
             counter += 1
-            _outline(module, fn, cfg, state, key, scheme, checkpoints if scheme == "binomial" else period,
-                     const_args.get(name, set()))  # fmt: skip
+            _outline(module, fn, cfg, state, key, scheme, param, const_args.get(name, set()))
 
 
 def _filename(module: ModuleOp) -> str | None:
@@ -528,7 +574,7 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, 
         NREG=nreg,
         TABLE=table,
         FLAG=flag,
-        SCHEME=0 if scheme == "binomial" else 1,
+        SCHEME={"binomial": 0, "periodic": 1, "budget": 2}[scheme],
         PARAM=param,
     )
     glue = import_llvm_ir(text, "<checkpoint-loops>")
@@ -574,7 +620,7 @@ def _runtime_text() -> str:
 
 def _link_runtime(module: ModuleOp) -> None:
     """Copy the runtime's definitions into `module` (once); a program's own definition of the
-    step counter is kept, a declaration of it replaced."""
+    counters (`COUNTERS`) is kept, a declaration of one replaced."""
     from xenzyme.frontend.llvm_import import import_llvm_ir
 
     present = {_symbol(o): o for o in module.ops}
@@ -588,7 +634,7 @@ def _link_runtime(module: ModuleOp) -> None:
             if isinstance(old, xllvm.FuncOp) and not old.body.blocks:
                 old.detach()
                 old.erase()
-            elif isinstance(old, xllvm.GlobalOp) and s == "__xenzyme_checkpoint_steps" and not getattr(old, "body", None) and getattr(old, "value", None) is None:
+            elif isinstance(old, xllvm.GlobalOp) and s in COUNTERS and not getattr(old, "body", None) and getattr(old, "value", None) is None:
                 old.detach()
                 old.erase()
             else:

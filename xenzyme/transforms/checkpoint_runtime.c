@@ -18,10 +18,14 @@
  *   scheme 0, binomial: `param` snapshots (the state at entry among them), placed as revolve
  *             places them (Griewank & Walther): the fewest steps run again for that memory;
  *   scheme 1, periodic: a snapshot every `param` steps, taken while the primal runs; each
- *             segment is reversed by one gradient of `param` steps (taped as a whole).
+ *             segment is reversed by one gradient of `param` steps (taped as a whole);
+ *   scheme 2, budget: binomial, with as many snapshots as `param` bytes hold,
+ *             c = max(1, param / snapshot bytes): the snapshot's size (the block and the
+ *             regions' lengths) is known only when the loop starts.
  *
  * `__xenzyme_checkpoint_steps` counts the steps run again without taping by the reverse
- * halves (weak: a program may define it and read it). */
+ * halves, `__xenzyme_checkpoint_snapshots` holds the number of snapshots the last binomial
+ * reversal had (c, at most n) (weak: a program may define them and read them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +34,7 @@ typedef void (*xz_back_fn)(void *state, void *dstate, void *env);
 typedef void (*xz_segment_fn)(long count, void *state, void *dstate, void *env);
 
 __attribute__((weak)) long __xenzyme_checkpoint_steps;
+__attribute__((weak)) long __xenzyme_checkpoint_snapshots;
 
 struct xz_layout {
   long size, nreg, table, bytes;
@@ -133,6 +138,10 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, lo
   t->param = param;
   t->at = xz_layout(state, size, nreg, table);
   long bytes = t->at.bytes;
+  if (scheme == 2) { /* (a budget of `param` bytes: binomial, with the snapshots it holds) */
+    t->scheme = scheme = 0;
+    t->param = param = param / bytes > 1 ? param / bytes : 1;
+  }
   long count = scheme == 0 || n < 0 ? 1 : (n + param - 1) / param;
   if (count < 1) count = 1;
   t->slots = malloc(count * bytes);
@@ -169,6 +178,7 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
     }
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;
+    __xenzyme_checkpoint_snapshots = c;
     struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back};
     memcpy(run.slots, t->slots, bytes);
     xz_revolve(&run, 0, n, c);

@@ -7,6 +7,7 @@ target triple = "x86_64-pc-linux-gnu"
 %struct.xz_layout = type { i64, i64, i64, i64 }
 
 @__xenzyme_checkpoint_steps = weak dso_local local_unnamed_addr global i64 0, align 8
+@__xenzyme_checkpoint_snapshots = weak dso_local local_unnamed_addr global i64 0, align 8
 
 ; Function Attrs: nounwind uwtable
 define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr noundef %1, i64 noundef %2, i64 noundef %3, i64 noundef %4, i64 noundef %5, ptr nocapture noundef readonly %6, ptr noundef %7, i64 noundef %8, i64 noundef %9) local_unnamed_addr #0 {
@@ -83,207 +84,218 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
   store i64 %4, ptr %62, align 8, !tbaa !13
   %63 = getelementptr inbounds i8, ptr %11, i64 48
   store i64 %60, ptr %63, align 8, !tbaa !13
-  %64 = icmp eq i64 %8, 0
-  %65 = icmp slt i64 %0, 0
-  %66 = or i1 %65, %64
-  br i1 %66, label %71, label %67
+  %64 = icmp eq i64 %8, 2
+  br i1 %64, label %65, label %69
 
-67:                                               ; preds = %59
-  %68 = add nsw i64 %0, -1
-  %69 = add i64 %68, %9
-  %70 = sdiv i64 %69, %9
-  br label %71
+65:                                               ; preds = %59
+  store i64 0, ptr %12, align 8, !tbaa !5
+  %66 = sdiv i64 %9, %60
+  %67 = tail call i64 @llvm.smax.i64(i64 %66, i64 1)
+  store i64 %67, ptr %13, align 8, !tbaa !12
+  %68 = icmp slt i64 %0, 0
+  br label %77
 
-71:                                               ; preds = %59, %67
-  %72 = phi i64 [ %70, %67 ], [ 1, %59 ]
-  %73 = tail call i64 @llvm.smax.i64(i64 %72, i64 1)
-  %74 = mul nsw i64 %73, %60
-  %75 = tail call noalias ptr @malloc(i64 noundef %74) #7
-  %76 = getelementptr inbounds i8, ptr %11, i64 56
-  store ptr %75, ptr %76, align 8, !tbaa !22
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %75, ptr readonly align 1 %1, i64 %2, i1 false)
-  br i1 %15, label %77, label %118
+69:                                               ; preds = %59
+  %70 = icmp eq i64 %8, 0
+  %71 = icmp slt i64 %0, 0
+  %72 = or i1 %71, %70
+  br i1 %72, label %77, label %73
 
-77:                                               ; preds = %71
-  %78 = getelementptr inbounds i8, ptr %75, i64 %2
-  %79 = getelementptr inbounds i8, ptr %1, i64 %4
-  %80 = and i64 %3, 1
-  %81 = icmp eq i64 %3, 1
-  br i1 %81, label %108, label %82
+73:                                               ; preds = %69
+  %74 = add nsw i64 %0, -1
+  %75 = add i64 %74, %9
+  %76 = sdiv i64 %75, %9
+  br label %77
 
-82:                                               ; preds = %77
-  %83 = and i64 %3, 9223372036854775806
-  br label %84
+77:                                               ; preds = %65, %69, %73
+  %78 = phi i1 [ false, %73 ], [ %71, %69 ], [ %68, %65 ]
+  %79 = phi i64 [ %8, %73 ], [ %8, %69 ], [ 0, %65 ]
+  %80 = phi i64 [ %9, %73 ], [ %9, %69 ], [ %67, %65 ]
+  %81 = phi i64 [ %76, %73 ], [ 1, %69 ], [ 1, %65 ]
+  %82 = tail call i64 @llvm.smax.i64(i64 %81, i64 1)
+  %83 = mul nsw i64 %82, %60
+  %84 = tail call noalias ptr @malloc(i64 noundef %83) #7
+  %85 = getelementptr inbounds i8, ptr %11, i64 56
+  store ptr %84, ptr %85, align 8, !tbaa !22
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %84, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %86, label %127
 
-84:                                               ; preds = %84, %82
-  %85 = phi ptr [ %78, %82 ], [ %102, %84 ]
-  %86 = phi i64 [ 0, %82 ], [ %103, %84 ]
-  %87 = phi i64 [ 0, %82 ], [ %104, %84 ]
-  %88 = shl nsw i64 %86, 4
-  %89 = getelementptr inbounds i8, ptr %79, i64 %88
-  %90 = load i64, ptr %89, align 8, !tbaa !13
-  %91 = inttoptr i64 %90 to ptr
-  %92 = getelementptr inbounds i8, ptr %89, i64 8
-  %93 = load i64, ptr %92, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %85, ptr align 1 %91, i64 %93, i1 false)
-  %94 = getelementptr inbounds i8, ptr %85, i64 %93
-  %95 = shl i64 %86, 4
-  %96 = or disjoint i64 %95, 16
-  %97 = getelementptr inbounds i8, ptr %79, i64 %96
-  %98 = load i64, ptr %97, align 8, !tbaa !13
-  %99 = inttoptr i64 %98 to ptr
-  %100 = getelementptr inbounds i8, ptr %97, i64 8
-  %101 = load i64, ptr %100, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %94, ptr align 1 %99, i64 %101, i1 false)
-  %102 = getelementptr inbounds i8, ptr %94, i64 %101
-  %103 = add nuw nsw i64 %86, 2
-  %104 = add i64 %87, 2
-  %105 = icmp eq i64 %104, %83
-  br i1 %105, label %106, label %84, !llvm.loop !23
+86:                                               ; preds = %77
+  %87 = getelementptr inbounds i8, ptr %84, i64 %2
+  %88 = getelementptr inbounds i8, ptr %1, i64 %4
+  %89 = and i64 %3, 1
+  %90 = icmp eq i64 %3, 1
+  br i1 %90, label %117, label %91
 
-106:                                              ; preds = %84
-  %107 = shl nsw i64 %103, 4
-  br label %108
+91:                                               ; preds = %86
+  %92 = and i64 %3, 9223372036854775806
+  br label %93
 
-108:                                              ; preds = %106, %77
-  %109 = phi ptr [ %78, %77 ], [ %102, %106 ]
-  %110 = phi i64 [ 0, %77 ], [ %107, %106 ]
-  %111 = icmp eq i64 %80, 0
-  br i1 %111, label %118, label %112
+93:                                               ; preds = %93, %91
+  %94 = phi ptr [ %87, %91 ], [ %111, %93 ]
+  %95 = phi i64 [ 0, %91 ], [ %112, %93 ]
+  %96 = phi i64 [ 0, %91 ], [ %113, %93 ]
+  %97 = shl nsw i64 %95, 4
+  %98 = getelementptr inbounds i8, ptr %88, i64 %97
+  %99 = load i64, ptr %98, align 8, !tbaa !13
+  %100 = inttoptr i64 %99 to ptr
+  %101 = getelementptr inbounds i8, ptr %98, i64 8
+  %102 = load i64, ptr %101, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %94, ptr align 1 %100, i64 %102, i1 false)
+  %103 = getelementptr inbounds i8, ptr %94, i64 %102
+  %104 = shl i64 %95, 4
+  %105 = or disjoint i64 %104, 16
+  %106 = getelementptr inbounds i8, ptr %88, i64 %105
+  %107 = load i64, ptr %106, align 8, !tbaa !13
+  %108 = inttoptr i64 %107 to ptr
+  %109 = getelementptr inbounds i8, ptr %106, i64 8
+  %110 = load i64, ptr %109, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %103, ptr align 1 %108, i64 %110, i1 false)
+  %111 = getelementptr inbounds i8, ptr %103, i64 %110
+  %112 = add nuw nsw i64 %95, 2
+  %113 = add i64 %96, 2
+  %114 = icmp eq i64 %113, %92
+  br i1 %114, label %115, label %93, !llvm.loop !23
 
-112:                                              ; preds = %108
-  %113 = getelementptr inbounds i8, ptr %79, i64 %110
-  %114 = load i64, ptr %113, align 8, !tbaa !13
-  %115 = inttoptr i64 %114 to ptr
-  %116 = getelementptr inbounds i8, ptr %113, i64 8
-  %117 = load i64, ptr %116, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %109, ptr align 1 %115, i64 %117, i1 false)
-  br label %118
+115:                                              ; preds = %93
+  %116 = shl nsw i64 %112, 4
+  br label %117
 
-118:                                              ; preds = %112, %108, %71
-  %119 = icmp eq i64 %0, 0
-  br i1 %119, label %201, label %120
+117:                                              ; preds = %115, %86
+  %118 = phi ptr [ %87, %86 ], [ %111, %115 ]
+  %119 = phi i64 [ 0, %86 ], [ %116, %115 ]
+  %120 = icmp eq i64 %89, 0
+  br i1 %120, label %127, label %121
 
-120:                                              ; preds = %118
-  %121 = icmp eq i64 %8, 1
-  %122 = getelementptr inbounds i8, ptr %1, i64 %5
-  br label %123
+121:                                              ; preds = %117
+  %122 = getelementptr inbounds i8, ptr %88, i64 %119
+  %123 = load i64, ptr %122, align 8, !tbaa !13
+  %124 = inttoptr i64 %123 to ptr
+  %125 = getelementptr inbounds i8, ptr %122, i64 8
+  %126 = load i64, ptr %125, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %118, ptr align 1 %124, i64 %126, i1 false)
+  br label %127
 
-123:                                              ; preds = %120, %197
-  %124 = phi ptr [ %75, %120 ], [ %189, %197 ]
-  %125 = phi ptr [ %75, %120 ], [ %190, %197 ]
-  %126 = phi i64 [ 0, %120 ], [ %198, %197 ]
-  %127 = phi i64 [ %73, %120 ], [ %191, %197 ]
-  br i1 %121, label %128, label %188
+127:                                              ; preds = %121, %117, %77
+  %128 = icmp sgt i64 %0, 0
+  %129 = or i1 %78, %128
+  br i1 %129, label %130, label %208
 
-128:                                              ; preds = %123
-  %129 = srem i64 %126, %9
-  %130 = sdiv i64 %126, %9
-  %131 = icmp eq i64 %129, 0
-  br i1 %131, label %132, label %188
+130:                                              ; preds = %127
+  %131 = icmp eq i64 %79, 1
+  %132 = getelementptr inbounds i8, ptr %1, i64 %5
+  %133 = and i64 %3, 1
+  %134 = icmp eq i64 %3, 1
+  %135 = and i64 %3, 9223372036854775806
+  %136 = icmp eq i64 %133, 0
+  br label %137
 
-132:                                              ; preds = %128
-  %133 = icmp slt i64 %130, %127
-  br i1 %133, label %138, label %134
+137:                                              ; preds = %130, %204
+  %138 = phi ptr [ %84, %130 ], [ %196, %204 ]
+  %139 = phi ptr [ %84, %130 ], [ %197, %204 ]
+  %140 = phi i64 [ 0, %130 ], [ %205, %204 ]
+  %141 = phi i64 [ %82, %130 ], [ %198, %204 ]
+  br i1 %131, label %142, label %195
 
-134:                                              ; preds = %132
-  %135 = shl nsw i64 %127, 1
-  %136 = mul nsw i64 %135, %60
-  %137 = tail call ptr @realloc(ptr noundef %125, i64 noundef %136) #8
-  store ptr %137, ptr %76, align 8, !tbaa !22
-  br label %138
+142:                                              ; preds = %137
+  %143 = srem i64 %140, %80
+  %144 = sdiv i64 %140, %80
+  %145 = icmp eq i64 %143, 0
+  br i1 %145, label %146, label %195
 
-138:                                              ; preds = %134, %132
-  %139 = phi ptr [ %137, %134 ], [ %124, %132 ]
-  %140 = phi i64 [ %135, %134 ], [ %127, %132 ]
-  %141 = mul nsw i64 %130, %60
-  %142 = getelementptr inbounds i8, ptr %139, i64 %141
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %142, ptr readonly align 1 %1, i64 %2, i1 false)
-  %143 = load i64, ptr %61, align 8, !tbaa !24
-  %144 = icmp sgt i64 %143, 0
-  br i1 %144, label %145, label %188
+146:                                              ; preds = %142
+  %147 = icmp slt i64 %144, %141
+  br i1 %147, label %152, label %148
 
-145:                                              ; preds = %138
-  %146 = getelementptr inbounds i8, ptr %142, i64 %2
-  %147 = load i64, ptr %62, align 8, !tbaa !25
-  %148 = getelementptr inbounds i8, ptr %1, i64 %147
-  %149 = and i64 %143, 1
-  %150 = icmp eq i64 %143, 1
-  br i1 %150, label %177, label %151
+148:                                              ; preds = %146
+  %149 = shl nsw i64 %141, 1
+  %150 = mul nsw i64 %149, %60
+  %151 = tail call ptr @realloc(ptr noundef %139, i64 noundef %150) #8
+  store ptr %151, ptr %85, align 8, !tbaa !22
+  br label %152
 
-151:                                              ; preds = %145
-  %152 = and i64 %143, 9223372036854775806
-  br label %153
+152:                                              ; preds = %148, %146
+  %153 = phi ptr [ %151, %148 ], [ %138, %146 ]
+  %154 = phi i64 [ %149, %148 ], [ %141, %146 ]
+  %155 = mul nsw i64 %144, %60
+  %156 = getelementptr inbounds i8, ptr %153, i64 %155
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %156, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %157, label %195
 
-153:                                              ; preds = %153, %151
-  %154 = phi ptr [ %146, %151 ], [ %173, %153 ]
-  %155 = phi i64 [ 0, %151 ], [ %174, %153 ]
-  %156 = phi i64 [ 0, %151 ], [ %175, %153 ]
-  %157 = shl nsw i64 %155, 4
-  %158 = getelementptr inbounds i8, ptr %148, i64 %157
-  %159 = load i64, ptr %158, align 8, !tbaa !13
-  %160 = inttoptr i64 %159 to ptr
-  %161 = getelementptr inbounds i8, ptr %158, i64 8
-  %162 = load i64, ptr %161, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %154, ptr align 1 %160, i64 %162, i1 false)
-  %163 = load i64, ptr %161, align 8, !tbaa !13
-  %164 = getelementptr inbounds i8, ptr %154, i64 %163
-  %165 = shl i64 %155, 4
-  %166 = or disjoint i64 %165, 16
-  %167 = getelementptr inbounds i8, ptr %148, i64 %166
-  %168 = load i64, ptr %167, align 8, !tbaa !13
-  %169 = inttoptr i64 %168 to ptr
-  %170 = getelementptr inbounds i8, ptr %167, i64 8
-  %171 = load i64, ptr %170, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %164, ptr align 1 %169, i64 %171, i1 false)
-  %172 = load i64, ptr %170, align 8, !tbaa !13
-  %173 = getelementptr inbounds i8, ptr %164, i64 %172
-  %174 = add nuw nsw i64 %155, 2
-  %175 = add i64 %156, 2
-  %176 = icmp eq i64 %175, %152
-  br i1 %176, label %177, label %153, !llvm.loop !23
+157:                                              ; preds = %152
+  %158 = getelementptr inbounds i8, ptr %156, i64 %2
+  %159 = load i64, ptr %62, align 8, !tbaa !24
+  %160 = getelementptr inbounds i8, ptr %1, i64 %159
+  br i1 %134, label %185, label %161
 
-177:                                              ; preds = %153, %145
-  %178 = phi ptr [ %146, %145 ], [ %173, %153 ]
-  %179 = phi i64 [ 0, %145 ], [ %174, %153 ]
-  %180 = icmp eq i64 %149, 0
-  br i1 %180, label %188, label %181
+161:                                              ; preds = %157, %161
+  %162 = phi ptr [ %181, %161 ], [ %158, %157 ]
+  %163 = phi i64 [ %182, %161 ], [ 0, %157 ]
+  %164 = phi i64 [ %183, %161 ], [ 0, %157 ]
+  %165 = shl nsw i64 %163, 4
+  %166 = getelementptr inbounds i8, ptr %160, i64 %165
+  %167 = load i64, ptr %166, align 8, !tbaa !13
+  %168 = inttoptr i64 %167 to ptr
+  %169 = getelementptr inbounds i8, ptr %166, i64 8
+  %170 = load i64, ptr %169, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %162, ptr align 1 %168, i64 %170, i1 false)
+  %171 = load i64, ptr %169, align 8, !tbaa !13
+  %172 = getelementptr inbounds i8, ptr %162, i64 %171
+  %173 = shl i64 %163, 4
+  %174 = or disjoint i64 %173, 16
+  %175 = getelementptr inbounds i8, ptr %160, i64 %174
+  %176 = load i64, ptr %175, align 8, !tbaa !13
+  %177 = inttoptr i64 %176 to ptr
+  %178 = getelementptr inbounds i8, ptr %175, i64 8
+  %179 = load i64, ptr %178, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %172, ptr align 1 %177, i64 %179, i1 false)
+  %180 = load i64, ptr %178, align 8, !tbaa !13
+  %181 = getelementptr inbounds i8, ptr %172, i64 %180
+  %182 = add nuw nsw i64 %163, 2
+  %183 = add i64 %164, 2
+  %184 = icmp eq i64 %183, %135
+  br i1 %184, label %185, label %161, !llvm.loop !23
 
-181:                                              ; preds = %177
-  %182 = shl nsw i64 %179, 4
-  %183 = getelementptr inbounds i8, ptr %148, i64 %182
-  %184 = load i64, ptr %183, align 8, !tbaa !13
-  %185 = inttoptr i64 %184 to ptr
-  %186 = getelementptr inbounds i8, ptr %183, i64 8
-  %187 = load i64, ptr %186, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %178, ptr align 1 %185, i64 %187, i1 false)
-  br label %188
+185:                                              ; preds = %161, %157
+  %186 = phi ptr [ %158, %157 ], [ %181, %161 ]
+  %187 = phi i64 [ 0, %157 ], [ %182, %161 ]
+  br i1 %136, label %195, label %188
 
-188:                                              ; preds = %181, %177, %138, %128, %123
-  %189 = phi ptr [ %124, %128 ], [ %124, %123 ], [ %139, %138 ], [ %139, %177 ], [ %139, %181 ]
-  %190 = phi ptr [ %125, %128 ], [ %125, %123 ], [ %139, %138 ], [ %139, %177 ], [ %139, %181 ]
-  %191 = phi i64 [ %127, %128 ], [ %127, %123 ], [ %140, %138 ], [ %140, %177 ], [ %140, %181 ]
+188:                                              ; preds = %185
+  %189 = shl nsw i64 %187, 4
+  %190 = getelementptr inbounds i8, ptr %160, i64 %189
+  %191 = load i64, ptr %190, align 8, !tbaa !13
+  %192 = inttoptr i64 %191 to ptr
+  %193 = getelementptr inbounds i8, ptr %190, i64 8
+  %194 = load i64, ptr %193, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %186, ptr align 1 %192, i64 %194, i1 false)
+  br label %195
+
+195:                                              ; preds = %188, %185, %152, %142, %137
+  %196 = phi ptr [ %138, %142 ], [ %138, %137 ], [ %153, %152 ], [ %153, %185 ], [ %153, %188 ]
+  %197 = phi ptr [ %139, %142 ], [ %139, %137 ], [ %153, %152 ], [ %153, %185 ], [ %153, %188 ]
+  %198 = phi i64 [ %141, %142 ], [ %141, %137 ], [ %154, %152 ], [ %154, %185 ], [ %154, %188 ]
   tail call void %6(ptr noundef %1, ptr noundef %7) #9
-  br i1 %65, label %192, label %197
+  br i1 %78, label %199, label %204
 
-192:                                              ; preds = %188
-  %193 = load i8, ptr %122, align 1, !tbaa !26
-  %194 = icmp eq i8 %193, 0
-  br i1 %194, label %195, label %197
+199:                                              ; preds = %195
+  %200 = load i8, ptr %132, align 1, !tbaa !25
+  %201 = icmp eq i8 %200, 0
+  br i1 %201, label %202, label %204
 
-195:                                              ; preds = %192
-  %196 = add nuw nsw i64 %126, 1
-  br label %201
+202:                                              ; preds = %199
+  %203 = add nuw nsw i64 %140, 1
+  br label %208
 
-197:                                              ; preds = %188, %192
-  %198 = add nuw nsw i64 %126, 1
-  %199 = icmp slt i64 %198, %0
-  %200 = select i1 %65, i1 true, i1 %199
-  br i1 %200, label %123, label %201, !llvm.loop !27
+204:                                              ; preds = %195, %199
+  %205 = add nuw nsw i64 %140, 1
+  %206 = icmp slt i64 %205, %0
+  %207 = select i1 %78, i1 true, i1 %206
+  br i1 %207, label %137, label %208, !llvm.loop !26
 
-201:                                              ; preds = %197, %118, %195
-  %202 = phi i64 [ %196, %195 ], [ 0, %118 ], [ %198, %197 ]
-  store i64 %202, ptr %11, align 8, !tbaa !28
+208:                                              ; preds = %204, %127, %202
+  %209 = phi i64 [ %203, %202 ], [ 0, %127 ], [ %205, %204 ]
+  store i64 %209, ptr %11, align 8, !tbaa !27
   ret ptr %11
 }
 
@@ -305,10 +317,10 @@ declare noalias noundef ptr @realloc(ptr allocptr nocapture noundef, i64 noundef
 ; Function Attrs: nounwind uwtable
 define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, ptr noundef %1, ptr noundef %2, ptr noundef %3, ptr noundef %4, ptr nocapture noundef readonly %5, ptr noundef %6) local_unnamed_addr #0 {
   %8 = alloca %struct.xz_run, align 8
-  %9 = load i64, ptr %0, align 8, !tbaa !28
+  %9 = load i64, ptr %0, align 8, !tbaa !27
   %10 = getelementptr inbounds i8, ptr %0, i64 24
   %11 = getelementptr inbounds i8, ptr %0, i64 48
-  %12 = load i64, ptr %11, align 8, !tbaa !29
+  %12 = load i64, ptr %11, align 8, !tbaa !28
   %13 = getelementptr inbounds i8, ptr %0, i64 8
   %14 = load i64, ptr %13, align 8, !tbaa !5
   %15 = icmp eq i64 %14, 1
@@ -339,21 +351,21 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %34 = load ptr, ptr %24, align 8, !tbaa !22
   %35 = mul nsw i64 %29, %12
   %36 = getelementptr inbounds i8, ptr %34, i64 %35
-  %37 = load i64, ptr %10, align 8, !tbaa !30
+  %37 = load i64, ptr %10, align 8, !tbaa !29
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %1, ptr readonly align 1 %36, i64 %37, i1 false)
-  %38 = load i64, ptr %25, align 8, !tbaa !24
+  %38 = load i64, ptr %25, align 8, !tbaa !30
   %39 = icmp sgt i64 %38, 0
   br i1 %39, label %40, label %59
 
 40:                                               ; preds = %27
-  %41 = load i64, ptr %10, align 8, !tbaa !30
+  %41 = load i64, ptr %10, align 8, !tbaa !29
   %42 = getelementptr inbounds i8, ptr %36, i64 %41
   br label %43
 
 43:                                               ; preds = %43, %40
   %44 = phi ptr [ %42, %40 ], [ %55, %43 ]
   %45 = phi i64 [ 0, %40 ], [ %56, %43 ]
-  %46 = load i64, ptr %26, align 8, !tbaa !25
+  %46 = load i64, ptr %26, align 8, !tbaa !24
   %47 = getelementptr inbounds i8, ptr %1, i64 %46
   %48 = shl nsw i64 %45, 4
   %49 = getelementptr inbounds i8, ptr %47, i64 %48
@@ -365,7 +377,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %54 = load i64, ptr %52, align 8, !tbaa !13
   %55 = getelementptr inbounds i8, ptr %44, i64 %54
   %56 = add nuw nsw i64 %45, 1
-  %57 = load i64, ptr %25, align 8, !tbaa !24
+  %57 = load i64, ptr %25, align 8, !tbaa !30
   %58 = icmp slt i64 %56, %57
   br i1 %58, label %43, label %59, !llvm.loop !31
 
@@ -385,6 +397,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %66 = getelementptr inbounds i8, ptr %0, i64 16
   %67 = load i64, ptr %66, align 8, !tbaa !12
   %68 = tail call i64 @llvm.smin.i64(i64 %67, i64 %9)
+  store i64 %68, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %8) #9
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %8, ptr noundef nonnull align 8 dereferenceable(32) %10, i64 32, i1 false), !tbaa.struct !33
   %69 = getelementptr inbounds i8, ptr %8, i64 32
@@ -450,21 +463,21 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %25 = load i64, ptr %13, align 8, !tbaa !34
   %26 = mul nsw i64 %25, %1
   %27 = getelementptr inbounds i8, ptr %24, i64 %26
-  %28 = load i64, ptr %0, align 8, !tbaa !30
+  %28 = load i64, ptr %0, align 8, !tbaa !29
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %23, ptr readonly align 1 %27, i64 %28, i1 false)
-  %29 = load i64, ptr %14, align 8, !tbaa !24
+  %29 = load i64, ptr %14, align 8, !tbaa !30
   %30 = icmp sgt i64 %29, 0
   br i1 %30, label %31, label %50
 
 31:                                               ; preds = %22
-  %32 = load i64, ptr %0, align 8, !tbaa !30
+  %32 = load i64, ptr %0, align 8, !tbaa !29
   %33 = getelementptr inbounds i8, ptr %27, i64 %32
   br label %34
 
 34:                                               ; preds = %34, %31
   %35 = phi ptr [ %33, %31 ], [ %46, %34 ]
   %36 = phi i64 [ 0, %31 ], [ %47, %34 ]
-  %37 = load i64, ptr %15, align 8, !tbaa !25
+  %37 = load i64, ptr %15, align 8, !tbaa !24
   %38 = getelementptr inbounds i8, ptr %23, i64 %37
   %39 = shl nsw i64 %36, 4
   %40 = getelementptr inbounds i8, ptr %38, i64 %39
@@ -476,7 +489,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %45 = load i64, ptr %43, align 8, !tbaa !13
   %46 = getelementptr inbounds i8, ptr %35, i64 %45
   %47 = add nuw nsw i64 %36, 1
-  %48 = load i64, ptr %14, align 8, !tbaa !24
+  %48 = load i64, ptr %14, align 8, !tbaa !30
   %49 = icmp slt i64 %47, %48
   br i1 %49, label %34, label %50, !llvm.loop !31
 
@@ -506,21 +519,21 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %66 = load i64, ptr %13, align 8, !tbaa !34
   %67 = mul nsw i64 %66, %1
   %68 = getelementptr inbounds i8, ptr %65, i64 %67
-  %69 = load i64, ptr %0, align 8, !tbaa !30
+  %69 = load i64, ptr %0, align 8, !tbaa !29
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %64, ptr readonly align 1 %68, i64 %69, i1 false)
-  %70 = load i64, ptr %14, align 8, !tbaa !24
+  %70 = load i64, ptr %14, align 8, !tbaa !30
   %71 = icmp sgt i64 %70, 0
   br i1 %71, label %72, label %91
 
 72:                                               ; preds = %61
-  %73 = load i64, ptr %0, align 8, !tbaa !30
+  %73 = load i64, ptr %0, align 8, !tbaa !29
   %74 = getelementptr inbounds i8, ptr %68, i64 %73
   br label %75
 
 75:                                               ; preds = %75, %72
   %76 = phi ptr [ %74, %72 ], [ %87, %75 ]
   %77 = phi i64 [ 0, %72 ], [ %88, %75 ]
-  %78 = load i64, ptr %15, align 8, !tbaa !25
+  %78 = load i64, ptr %15, align 8, !tbaa !24
   %79 = getelementptr inbounds i8, ptr %64, i64 %78
   %80 = shl nsw i64 %77, 4
   %81 = getelementptr inbounds i8, ptr %79, i64 %80
@@ -532,7 +545,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %86 = load i64, ptr %84, align 8, !tbaa !13
   %87 = getelementptr inbounds i8, ptr %76, i64 %86
   %88 = add nuw nsw i64 %77, 1
-  %89 = load i64, ptr %14, align 8, !tbaa !24
+  %89 = load i64, ptr %14, align 8, !tbaa !30
   %90 = icmp slt i64 %88, %89
   br i1 %90, label %75, label %91, !llvm.loop !31
 
@@ -686,21 +699,21 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %197 = load i64, ptr %13, align 8, !tbaa !34
   %198 = mul nsw i64 %197, %1
   %199 = getelementptr inbounds i8, ptr %196, i64 %198
-  %200 = load i64, ptr %0, align 8, !tbaa !30
+  %200 = load i64, ptr %0, align 8, !tbaa !29
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %195, ptr readonly align 1 %199, i64 %200, i1 false)
-  %201 = load i64, ptr %14, align 8, !tbaa !24
+  %201 = load i64, ptr %14, align 8, !tbaa !30
   %202 = icmp sgt i64 %201, 0
   br i1 %202, label %203, label %222
 
 203:                                              ; preds = %188
-  %204 = load i64, ptr %0, align 8, !tbaa !30
+  %204 = load i64, ptr %0, align 8, !tbaa !29
   %205 = getelementptr inbounds i8, ptr %199, i64 %204
   br label %206
 
 206:                                              ; preds = %206, %203
   %207 = phi ptr [ %205, %203 ], [ %218, %206 ]
   %208 = phi i64 [ 0, %203 ], [ %219, %206 ]
-  %209 = load i64, ptr %15, align 8, !tbaa !25
+  %209 = load i64, ptr %15, align 8, !tbaa !24
   %210 = getelementptr inbounds i8, ptr %195, i64 %209
   %211 = shl nsw i64 %208, 4
   %212 = getelementptr inbounds i8, ptr %210, i64 %211
@@ -712,7 +725,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %217 = load i64, ptr %215, align 8, !tbaa !13
   %218 = getelementptr inbounds i8, ptr %207, i64 %217
   %219 = add nuw nsw i64 %208, 1
-  %220 = load i64, ptr %14, align 8, !tbaa !24
+  %220 = load i64, ptr %14, align 8, !tbaa !30
   %221 = icmp slt i64 %219, %220
   br i1 %221, label %206, label %222, !llvm.loop !31
 
@@ -739,21 +752,21 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %236 = mul nsw i64 %235, %18
   %237 = getelementptr inbounds i8, ptr %234, i64 %236
   %238 = load ptr, ptr %11, align 8, !tbaa !37
-  %239 = load i64, ptr %0, align 8, !tbaa !30
+  %239 = load i64, ptr %0, align 8, !tbaa !29
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %237, ptr readonly align 1 %238, i64 %239, i1 false)
-  %240 = load i64, ptr %14, align 8, !tbaa !24
+  %240 = load i64, ptr %14, align 8, !tbaa !30
   %241 = icmp sgt i64 %240, 0
   br i1 %241, label %242, label %261
 
 242:                                              ; preds = %231
-  %243 = load i64, ptr %0, align 8, !tbaa !30
+  %243 = load i64, ptr %0, align 8, !tbaa !29
   %244 = getelementptr inbounds i8, ptr %237, i64 %243
   br label %245
 
 245:                                              ; preds = %245, %242
   %246 = phi ptr [ %244, %242 ], [ %257, %245 ]
   %247 = phi i64 [ 0, %242 ], [ %258, %245 ]
-  %248 = load i64, ptr %15, align 8, !tbaa !25
+  %248 = load i64, ptr %15, align 8, !tbaa !24
   %249 = getelementptr inbounds i8, ptr %238, i64 %248
   %250 = shl nsw i64 %247, 4
   %251 = getelementptr inbounds i8, ptr %249, i64 %250
@@ -765,7 +778,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %256 = load i64, ptr %254, align 8, !tbaa !13
   %257 = getelementptr inbounds i8, ptr %246, i64 %256
   %258 = add nuw nsw i64 %247, 1
-  %259 = load i64, ptr %14, align 8, !tbaa !24
+  %259 = load i64, ptr %14, align 8, !tbaa !30
   %260 = icmp slt i64 %258, %259
   br i1 %260, label %245, label %261, !llvm.loop !23
 
@@ -828,13 +841,13 @@ attributes #9 = { nounwind }
 !21 = distinct !{!21, !18, !20, !19}
 !22 = !{!6, !11, i64 56}
 !23 = distinct !{!23, !18}
-!24 = !{!10, !7, i64 8}
-!25 = !{!10, !7, i64 16}
-!26 = !{!8, !8, i64 0}
-!27 = distinct !{!27, !18}
-!28 = !{!6, !7, i64 0}
-!29 = !{!6, !7, i64 48}
-!30 = !{!10, !7, i64 0}
+!24 = !{!10, !7, i64 16}
+!25 = !{!8, !8, i64 0}
+!26 = distinct !{!26, !18}
+!27 = !{!6, !7, i64 0}
+!28 = !{!6, !7, i64 48}
+!29 = !{!10, !7, i64 0}
+!30 = !{!10, !7, i64 8}
 !31 = distinct !{!31, !18}
 !32 = distinct !{!32, !18}
 !33 = !{i64 0, i64 8, !13, i64 8, i64 8, !13, i64 16, i64 8, !13, i64 24, i64 8, !13}

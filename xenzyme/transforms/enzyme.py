@@ -36,7 +36,8 @@ differentiate the unoptimised program (the ablation the benchmarks report); `min
 each needed value as it is instead of choosing the caches by a minimum cut;
 `enzyme{checkpoint=binomial checkpoints=32}` (or `checkpoint=periodic period=100`) reverses the
 outermost counted loops of differentiated functions from checkpoints of their state
-(xenzyme/transforms/checkpoint_loops.py) rather than from a cache of every iteration;
+(xenzyme/transforms/checkpoint_loops.py) rather than from a cache of every iteration, and
+`enzyme{tape-budget-mb=256}` chooses binomial checkpointing with as many snapshots as 256 MiB hold;
 `enzyme{reuse-caches=false}` frees the reverse sweep's cache buffers at every return instead of
 keeping them for the next call.
 
@@ -131,8 +132,12 @@ class EnzymePass(ModulePass):
     """How the outermost counted loops of differentiated functions are reversed: `off` (every
     iteration cached), `binomial` (revolve, `checkpoints` snapshots), `periodic` (a snapshot every
     `period` steps); see xenzyme/transforms/checkpoint_loops.py."""
-    checkpoints: int = 32
+    checkpoints: int | None = None
+    """Binomial checkpointing's snapshots (32 when neither they nor a budget is given)."""
     period: int = 100
+    tape_budget_mb: int | float | None = None
+    """The memory the snapshots of a loop may take, in MiB: binomial checkpointing with as many
+    snapshots as it holds (counted when the loop starts)."""
 
     def __post_init__(self) -> None:
         """Reject a bad level when the pipeline is read, before any input is."""
@@ -142,7 +147,7 @@ class EnzymePass(ModulePass):
         if self.gpu not in TARGETS:
             raise XenzymeError(f"enzyme: gpu must be nvvm or cpu (got {self.gpu})",
                                notes=["for example -p 'enzyme{gpu=cpu}' (kernels as host functions)"])  # fmt: skip
-        check_options(self.checkpoint, self.checkpoints, self.period, "enzyme")
+        check_options(self.checkpoint, self.checkpoints, self.period, "enzyme", self.tape_budget_mb)
         for opt, value in (("preopt", self.preopt), ("postopt", self.postopt)):
             if value not in (0, 1, 2, 3):
                 raise XenzymeError(
@@ -168,7 +173,7 @@ class EnzymePass(ModulePass):
         ReplaceFlangRuntimePass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         RaiseMPIPass().apply(ctx, op)
-        checkpoint_loops(op, self.checkpoint, self.checkpoints, self.period)
+        checkpoint_loops(op, self.checkpoint, self.checkpoints, self.period, self.tape_budget_mb)
         gpu_code = is_gpu_module(op)
         if gpu_code:  # (GPU passes are imported only for GPU code: they load the gpu dialect)
             from xenzyme.transforms.raise_nvvm import RaiseNVVMPass

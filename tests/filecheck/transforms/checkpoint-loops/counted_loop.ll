@@ -1,5 +1,6 @@
 ; RUN: xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=binomial checkpoints=4}' | filecheck %s
 ; RUN: xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=periodic period=10}' | filecheck %s --check-prefix=PERIODIC
+; RUN: xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{budget-mb=2.5}' | filecheck %s --check-prefix=BUDGET
 
 ; A counted loop carrying x (and its counter), reading the scalar a and the array p: it becomes
 ; a call of the checkpointed loop, on a state of the counter, x, the value left (x.next) and a.
@@ -70,3 +71,12 @@ define void @g(ptr %p, ptr %dp, double %x0, i64 %n) {
 ; PERIODIC-DAG:  %[[SCHEME:.*]] = llvm.mlir.constant(1) : i64
 ; PERIODIC-DAG:  %[[PERIOD:.*]] = llvm.mlir.constant(10) : i64
 ; PERIODIC:      llvm.call @__xenzyme_checkpoint_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SCHEME]], %[[PERIOD]])
+
+; A budget is binomial with the snapshots it holds, counted by the runtime: scheme 2, its bytes.
+; BUDGET:      autodiff.autodiff @__xenzyme_ckpt.f.0.step(%{{.*}}) activity [dup, dup] ret none
+; BUDGET:      llvm.func internal @__xenzyme_ckpt.f.0.augment(
+; BUDGET-DAG:    %[[SCHEME:.*]] = llvm.mlir.constant(2) : i64
+; BUDGET-DAG:    %[[BYTES:.*]] = llvm.mlir.constant(2621440) : i64
+; BUDGET:        llvm.call @__xenzyme_checkpoint_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SCHEME]], %[[BYTES]])
+; BUDGET-DAG:  llvm.mlir.global weak {{.*}}@__xenzyme_checkpoint_steps(0 : i64)
+; BUDGET-DAG:  llvm.mlir.global weak {{.*}}@__xenzyme_checkpoint_snapshots(0 : i64)

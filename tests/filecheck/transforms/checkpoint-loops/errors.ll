@@ -1,6 +1,8 @@
 ; RUN: not xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=binomial}' 2>&1 | filecheck %s
 ; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=online}' 2>&1 | filecheck %s --check-prefix=SCHEME
 ; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=periodic period=0}' 2>&1 | filecheck %s --check-prefix=PERIOD
+; RUN: not xenzyme-opt %s -p 'checkpoint-loops{budget-mb=64 checkpoints=8}' 2>&1 | filecheck %s --check-prefix=BUDGET
+; RUN: not xenzyme-opt %s -p 'enzyme{tape-budget-mb=0}' 2>&1 | filecheck %s --check-prefix=BUDGET0
 
 ; A body that writes a new place each step (u[i], i the counter of the loop itself): the memory
 ; a checkpoint would hold is not bounded when the loop starts.
@@ -9,6 +11,9 @@
 ; SCHEME: xenzyme-opt: error: checkpoint-loops: unknown checkpointing scheme 'online'
 ; SCHEME: note: the schemes are off, binomial and periodic
 ; PERIOD: xenzyme-opt: error: checkpoint-loops: period must be a positive integer (got 0)
+; BUDGET: xenzyme-opt: error: checkpoint-loops: a tape budget chooses the number of checkpoints: it cannot be given too (checkpoints=8)
+; BUDGET: note: give either the budget (in MiB) or checkpoints=N
+; BUDGET0: xenzyme-opt: error: enzyme: the tape budget must be a positive number of MiB (got 0)
 
 declare double @__enzyme_autodiff(...)
 
