@@ -21,13 +21,20 @@ def test_judge() -> None:
     and inconclusive where the function is not smooth enough to judge."""
     f = lambda x: x**3  # noqa: E731
     h = 1e-3
-    values = (f(1.0), f(1 + h), f(1 - h), f(1 + h / 4), f(1 - h / 4))
-    assert runner.judge(3.0, *values, h, 1e-5)[0] == "ok"
-    assert runner.judge(3.3, *values, h, 1e-5)[0] == "wrong"
-    assert runner.judge(float("nan"), *values, h, 1e-5)[0] == "wrong"
+    at = lambda g, h: [g(1.0 + t) for t in (0, h, -h, h / 4, -h / 4, h / 64, -h / 64)]  # noqa: E731
+    assert runner.judge(3.0, *at(f, h), h, 1e-5)[0] == "ok"
+    assert runner.judge(3.3, *at(f, h), h, 1e-5)[0] == "wrong"
+    assert runner.judge(float("nan"), *at(f, h), h, 1e-5)[0] == "wrong"
     jump = lambda x: 0.0 if x < 1.0002 else 1.0  # noqa: E731  (a jump between h/4 and h)
-    values = (jump(1.0), jump(1 + h), jump(1 - h), jump(1 + h / 4), jump(1 - h / 4))
-    assert runner.judge(5.0, *values, h, 1e-5)[0] == "inconclusive"
+    assert runner.judge(5.0, *at(jump, h), h, 1e-5)[0] == "inconclusive"
+    # A kink between h/64 and h/4 of the point (single precision's step, h = 1e-2): the
+    # differences at h and h/4 both straddle it and agree (1.019, 1.017); the derivative at the
+    # point, 1, is held to the difference at h/64.
+    h = 1e-2
+    kink = lambda x: max(x - (1 + h / 32), 0.0) * 0.04 + x  # noqa: E731
+    assert runner.judge(1.0, *at(kink, h), h, 2e-3)[0] == "ok"
+    assert runner.judge(1.2, *at(kink, h), h, 2e-3)[0] == "wrong"
+    assert runner.judge(1.0175, *at(kink, h), h, 2e-3)[0] == "ok"  # (the straddling difference itself)
 
 
 def test_generator_is_deterministic() -> None:
