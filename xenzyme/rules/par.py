@@ -465,7 +465,7 @@ def _reverse_reduce(ctx: ReverseContext, op: Operation) -> None:
 
 
 def _tangent_reduce(ctx: ForwardContext, op: Operation) -> None:
-    """'+': the tangents are reduced alongside the values.  '*', max, min: value and tangent are
+    """'+': the tangents are reduced alongside the values.  '*', max, min: value and tangents are
     combined together under a lock (the tangent of s * p needs the s it is combined with)."""
     assert isinstance(op, par.ReduceOp)
     info = ctx.info
@@ -485,18 +485,18 @@ def _tangent_reduce(ctx: ForwardContext, op: Operation) -> None:
 
 def _tangent_combine(ctx: ForwardContext, op: Operation, kind: str, shared: SSAValue, value: SSAValue, n: int,
                      t: Attribute, value_in_memory: bool) -> None:
-    if ctx.width != 1:
-        ctx.fail(op, f"a '{kind}' reduction or atomic update in vector forward mode (width {ctx.width}) is not "
-                     "supported yet", ["use width 1, or a '+' reduction"])  # fmt: skip
     e = ctx.e
     if value_in_memory:
-        private, dprivate = ctx.get(value), ctx.shadows(value)[0]
-    else:  # an atomic update's value: put it and its tangent in memory for the helper
-        private, dprivate = ctx.stack_slot(t), ctx.stack_slot(t)
+        private, dprivates = ctx.get(value), list(ctx.shadows(value))
+    else:  # an atomic update's value: put it and its tangents in memory for the helper
+        private = ctx.stack_slot(t)
         e.insert(ext.StoreOp(ctx.get(value), private))
-        e.insert(ext.StoreOp(ctx.tangent(value)[0], dprivate))
-    helper = _combine_with_tangent(ctx.module, kind, t)
-    e.call_function(helper, [ctx.get(shared), ctx.shadows(shared)[0], private, dprivate, e.i64(n)])
+        dprivates = []
+        for dv in ctx.tangent(value):
+            dprivates.append(ctx.stack_slot(t))
+            e.insert(ext.StoreOp(dv, dprivates[-1]))
+    helper = _combine_with_tangent(ctx.module, kind, t, ctx.width)
+    e.call_function(helper, [ctx.get(shared), *ctx.shadows(shared), private, *dprivates, e.i64(n)])
 
 
 _ATOMIC_LOCK = "xenzyme.par.atomic"
@@ -703,32 +703,37 @@ def _reverse_recorded(module: ModuleOp, t: Attribute) -> str:
     return h.finish()
 
 
-def _combine_with_tangent(module: ModuleOp, kind: str, t: Attribute) -> str:
-    """`helper(shared, dshared, value, dvalue, n)`: shared[k] = shared[k] <kind> value[k] and
-    its tangent, under one lock (the tangent needs the shared value the value meets)."""
-    name = f"xenzyme.par.combine.{kind}.{_type_name(t)}"
+def _combine_with_tangent(module: ModuleOp, kind: str, t: Attribute, width: int = 1) -> str:
+    """`helper(shared, dshared_1..w, value, dvalue_1..w, n)`: shared[k] = shared[k] <kind>
+    value[k] and its `width` tangents, under one lock (each tangent needs the shared value the
+    value meets, so all of them are combined before the value is)."""
+    name = f"xenzyme.par.combine.{kind}.{_type_name(t)}" + (f".x{width}" if width > 1 else "")
     if has_function(module, name):
         return name
     _lock(module)
-    h = HelperFunction(module, name, [_PTR, _PTR, _PTR, _PTR, i64])
-    shared, dshared, value, dvalue, n = h.args
+    h = HelperFunction(module, name, [_PTR] * (2 + 2 * width) + [i64])
+    shared, dshared, value, dvalue, n = (h.args[0], h.args[1:1 + width], h.args[1 + width],
+                                         h.args[2 + width:2 + 2 * width], h.args[-1])  # fmt: skip
     h.e.insert(par.CriticalBeginOp(_LOCK))
     with h.loop(n) as k:
         e = h.e
-        ps, pd = _element(e, shared, k, t), _element(e, dshared, k, t)
-        s, ds = e.insert(xllvm.LoadOp(ps, t)), e.insert(xllvm.LoadOp(pd, t))
+        ps = _element(e, shared, k, t)
+        s = e.insert(xllvm.LoadOp(ps, t))
         v = e.insert(xllvm.LoadOp(_element(e, value, k, t), t))
-        dv = e.insert(xllvm.LoadOp(_element(e, dvalue, k, t), t))
-        if kind in ("add", "sub"):
-            tangent = _combine(e, kind, ds, dv)
-        elif kind == "mul":
-            tangent = e.add(e.mul(ds, v), e.mul(s, dv))
-        elif kind == "div":
-            tangent = e.div(e.sub(ds, e.mul(e.div(s, v), dv)), v)
-        else:
-            tangent = e.select(e.fcmp("ogt" if kind == "max" else "olt", s, v), ds, dv)
+        for dshared_j, dvalue_j in zip(dshared, dvalue, strict=True):
+            pd = _element(e, dshared_j, k, t)
+            ds = e.insert(xllvm.LoadOp(pd, t))
+            dv = e.insert(xllvm.LoadOp(_element(e, dvalue_j, k, t), t))
+            if kind in ("add", "sub"):
+                tangent = _combine(e, kind, ds, dv)
+            elif kind == "mul":
+                tangent = e.add(e.mul(ds, v), e.mul(s, dv))
+            elif kind == "div":
+                tangent = e.div(e.sub(ds, e.mul(e.div(s, v), dv)), v)
+            else:
+                tangent = e.select(e.fcmp("ogt" if kind == "max" else "olt", s, v), ds, dv)
+            e.insert(ext.StoreOp(tangent, pd))
         e.insert(ext.StoreOp(_combine(e, kind, s, v), ps))
-        e.insert(ext.StoreOp(tangent, pd))
     h.e.insert(par.CriticalEndOp(_LOCK))
     return h.finish()
 
