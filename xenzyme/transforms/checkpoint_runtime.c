@@ -21,11 +21,20 @@
  *             segment is reversed by one gradient of `param` steps (taped as a whole);
  *   scheme 2, budget: binomial, with as many snapshots as `param` bytes hold,
  *             c = max(1, param / snapshot bytes): the snapshot's size (the block and the
- *             regions' lengths) is known only when the loop starts.
+ *             regions' lengths) is known only when the loop starts;
+ *   scheme 3, online: at most `param` = c snapshots, placed while the primal runs, for loops
+ *             whose trip count is not known when they start.  The state before step k is
+ *             kept when k is a multiple of a spacing s (1 at first, the state at entry always
+ *             kept); when a snapshot is due and all c slots are full, those at odd multiples
+ *             of s are dropped and s doubles (the due one is then kept if k is a multiple of
+ *             the new s).  The kept snapshots cut the n steps into segments; the reverse half
+ *             reverses them from the last to the first, the j-th (from 0) by revolve with the
+ *             c - j slots from its own on (those of the segments after it are free by then),
+ *             at most its length.
  *
  * `__xenzyme_checkpoint_steps` counts the steps run again without taping by the reverse
  * halves, `__xenzyme_checkpoint_snapshots` holds the number of snapshots the last binomial
- * reversal had (c, at most n) (weak: a program may define them and read them). */
+ * reversal had (c, at most n), or the online scheme's primal run kept (weak: a program may define them and read them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +53,7 @@ struct xz_tape {
   long n, scheme, param;
   struct xz_layout at;
   char *slots;
+  long *pos, kept; /* (online: the steps before which the kept snapshots were taken) */
 };
 
 struct xz_run {
@@ -142,6 +152,40 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, lo
     t->scheme = scheme = 0;
     t->param = param = param / bytes > 1 ? param / bytes : 1;
   }
+  t->pos = NULL;
+  t->kept = 1;
+  if (scheme == 3) { /* (online: c slots, snapshots placed as the steps run) */
+    t->slots = malloc(param * bytes);
+    t->pos = malloc(param * sizeof(long));
+    t->pos[0] = 0;
+    xz_save(&t->at, t->slots, state);
+    long s = 1, k = 0;
+    for (; n < 0 || k < n; k++) {
+      if (k > 0 && k % s == 0) {
+        if (t->kept == param) { /* (full: keep the multiples of 2s) */
+          long kept = 0;
+          for (long i = 0; i < t->kept; i++)
+            if (t->pos[i] % (2 * s) == 0) {
+              if (kept != i) memcpy(t->slots + kept * bytes, t->slots + i * bytes, bytes);
+              t->pos[kept++] = t->pos[i];
+            }
+          t->kept = kept;
+          s *= 2;
+        }
+        if (k % s == 0) {
+          xz_save(&t->at, t->slots + t->kept * bytes, state);
+          t->pos[t->kept++] = k;
+        }
+      }
+      step(state, env);
+      if (n < 0 && !((const char *)state)[flag]) {
+        k++;
+        break;
+      }
+    }
+    t->n = k;
+    return t;
+  }
   long count = scheme == 0 || n < 0 ? 1 : (n + param - 1) / param;
   if (count < 1) count = 1;
   t->slots = malloc(count * bytes);
@@ -176,6 +220,15 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
       __xenzyme_checkpoint_steps += len;
       segment(len, state, dstate, env);
     }
+  } else if (t->scheme == 3) {
+    __xenzyme_checkpoint_snapshots = t->kept;
+    struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back};
+    for (long j = t->kept - 1; j >= 0; j--) {
+      long len = (j + 1 < t->kept ? t->pos[j + 1] : n) - t->pos[j];
+      long c = t->param - j < len ? t->param - j : len;
+      if (len > 0) xz_revolve(&run, j, len, c);
+    }
+    free(t->pos);
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;
     __xenzyme_checkpoint_snapshots = c;
