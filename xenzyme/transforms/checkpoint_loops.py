@@ -41,9 +41,10 @@ loop: with binomial checkpointing the primal's run places only the first snapsho
 revolve's schedule starts from it.  `scheme=online` (c = `checkpoints` snapshots) places them
 during the primal's run instead, for a trip count not known in advance: the state before every
 s-th step, s doubling (and every other snapshot dropped) each time the c slots are full; the
-reverse half reverses the segments between them from the last, each by revolve with the slots
-the segments after it freed (the runtime's header comment has the exact rule).  Memory stays
-at c snapshots.
+reverse half reverses stretches between kept snapshots from the last, each by revolve with the
+slots the stretches after it freed, choosing the stretches (some snapshots skipped) for the
+fewest steps in all, never more than binomial's (the runtime's header comment has the exact
+rule).  Memory stays at c snapshots.
 
 A checkpoint holds the state: the loop-carried SSA values (the counter among them), the values
 the loop leaves, the scalars it reads, and the memory the body overwrites -- per pointer the

@@ -27,10 +27,13 @@
  *             kept when k is a multiple of a spacing s (1 at first, the state at entry always
  *             kept); when a snapshot is due and all c slots are full, those at odd multiples
  *             of s are dropped and s doubles (the due one is then kept if k is a multiple of
- *             the new s).  The kept snapshots cut the n steps into segments; the reverse half
- *             reverses them from the last to the first, the j-th (from 0) by revolve with the
- *             c - j slots from its own on (those of the segments after it are free by then),
- *             at most its length.
+ *             the new s).  The kept snapshots p_0 = 0 < ... < p_{m-1} (p_m = n) cut the steps
+ *             into segments; the reverse half reverses the steps p_i .. p_e - 1 (from the
+ *             last: e = m first) by revolve from snapshot i, with the c - i slots from its
+ *             own on (those after it are free by then; at most p_e - p_i), then goes on with
+ *             e = i.  Each i is chosen by a dynamic programme over the kept snapshots for the
+ *             fewest steps run again in all: skipping snapshots gives a long stretch more
+ *             slots (i = 0, e = m is binomial's schedule: never more steps than it).
  *
  * `__xenzyme_checkpoint_steps` counts the steps run again without taping by the reverse
  * halves, `__xenzyme_checkpoint_snapshots` holds the number of snapshots the last binomial
@@ -107,6 +110,16 @@ static void xz_advance(struct xz_run *run, long slot, long steps) {
   xz_restore(&run->at, run->state, run->slots + slot * run->size);
   for (long k = 0; k < steps; k++) run->step(run->state, run->env);
   __xenzyme_checkpoint_steps += steps;
+}
+
+/* The steps xz_revolve runs again for n steps and c slots: r n - beta(c+1, r-1), r the fewest
+ * repetitions with beta(c, r) >= n (Griewank). */
+static long xz_cost(long n, long c) {
+  if (n <= 1) return 0;
+  if (c == 1) return n * (n - 1) / 2;
+  long r = 0;
+  while (xz_beta(c, r) < n) r++;
+  return r * n - xz_beta(c + 1, r - 1);
 }
 
 /* Reverses the n steps from the state in `slot`, with c slots from `slot` on (its own among
@@ -223,11 +236,27 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
   } else if (t->scheme == 3) {
     __xenzyme_checkpoint_snapshots = t->kept;
     struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back};
-    for (long j = t->kept - 1; j >= 0; j--) {
-      long len = (j + 1 < t->kept ? t->pos[j + 1] : n) - t->pos[j];
-      long c = t->param - j < len ? t->param - j : len;
-      if (len > 0) xz_revolve(&run, j, len, c);
+    long m = t->kept, *p = t->pos;
+    long *best = malloc((m + 1) * sizeof(long)), *from = malloc((m + 1) * sizeof(long));
+    best[0] = 0;
+    for (long e = 1; e <= m; e++) { /* (best[e]: the fewest steps run again for p_0 .. p_e) */
+      long end = e < m ? p[e] : n;
+      best[e] = -1;
+      for (long i = e - 1; i >= 0; i--) {
+        long len = end - p[i], c = t->param - i < len ? t->param - i : len;
+        long cost = best[i] + xz_cost(len, c);
+        if (best[e] < 0 || cost < best[e]) {
+          best[e] = cost;
+          from[e] = i;
+        }
+      }
     }
+    for (long e = m; e > 0; e = from[e]) {
+      long i = from[e], len = (e < m ? p[e] : n) - p[i];
+      if (len > 0) xz_revolve(&run, i, len, t->param - i < len ? t->param - i : len);
+    }
+    free(best);
+    free(from);
     free(t->pos);
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;

@@ -563,7 +563,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %13 = load i64, ptr %12, align 8, !tbaa !32
   %14 = getelementptr inbounds i8, ptr %0, i64 8
   %15 = load i64, ptr %14, align 8, !tbaa !5
-  switch i64 %15, label %103 [
+  switch i64 %15, label %220 [
     i64 1, label %16
     i64 3, label %63
   ]
@@ -575,7 +575,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %20 = add i64 %19, %18
   %21 = sdiv i64 %20, %18
   %22 = icmp sgt i64 %21, 0
-  br i1 %22, label %23, label %120
+  br i1 %22, label %23, label %237
 
 23:                                               ; preds = %16
   %24 = getelementptr inbounds i8, ptr %0, i64 56
@@ -629,7 +629,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store i64 %61, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #8
   %62 = icmp sgt i64 %28, 1
-  br i1 %62, label %27, label %120, !llvm.loop !36
+  br i1 %62, label %27, label %237, !llvm.loop !36
 
 63:                                               ; preds = %7
   %64 = getelementptr inbounds i8, ptr %0, i64 72
@@ -653,92 +653,269 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store ptr %3, ptr %73, align 8, !tbaa !44
   %74 = getelementptr inbounds i8, ptr %8, i64 80
   store ptr %4, ptr %74, align 8, !tbaa !45
-  %75 = icmp sgt i64 %65, 0
-  br i1 %75, label %76, label %79
+  %75 = getelementptr inbounds i8, ptr %0, i64 64
+  %76 = load ptr, ptr %75, align 8, !tbaa !22
+  %77 = shl i64 %65, 3
+  %78 = add i64 %77, 8
+  %79 = tail call noalias ptr @malloc(i64 noundef %78) #7
+  %80 = tail call noalias ptr @malloc(i64 noundef %78) #7
+  store i64 0, ptr %79, align 8, !tbaa !13
+  %81 = icmp slt i64 %65, 1
+  br i1 %81, label %198, label %82
 
-76:                                               ; preds = %63
-  %77 = getelementptr inbounds i8, ptr %0, i64 64
-  %78 = getelementptr inbounds i8, ptr %0, i64 16
-  br label %82
+82:                                               ; preds = %63
+  %83 = getelementptr inbounds i8, ptr %0, i64 16
+  %84 = load i64, ptr %83, align 8, !tbaa !12
+  br label %87
 
-79:                                               ; preds = %101, %63
-  %80 = getelementptr inbounds i8, ptr %0, i64 64
-  %81 = load ptr, ptr %80, align 8, !tbaa !22
-  tail call void @free(ptr noundef %81) #8
+85:                                               ; preds = %98
+  %86 = getelementptr inbounds i8, ptr %0, i64 16
+  br label %200
+
+87:                                               ; preds = %82, %98
+  %88 = phi i64 [ %84, %82 ], [ %100, %98 ]
+  %89 = phi i64 [ 1, %82 ], [ %99, %98 ]
+  %90 = icmp slt i64 %89, %65
+  br i1 %90, label %91, label %94
+
+91:                                               ; preds = %87
+  %92 = getelementptr inbounds i64, ptr %76, i64 %89
+  %93 = load i64, ptr %92, align 8, !tbaa !13
+  br label %94
+
+94:                                               ; preds = %87, %91
+  %95 = phi i64 [ %93, %91 ], [ %10, %87 ]
+  %96 = getelementptr inbounds i64, ptr %79, i64 %89
+  store i64 -1, ptr %96, align 8, !tbaa !13
+  %97 = getelementptr inbounds i64, ptr %80, i64 %89
+  br label %102
+
+98:                                               ; preds = %192
+  %99 = add nuw i64 %89, 1
+  %100 = add i64 %88, -1
+  %101 = icmp eq i64 %89, %65
+  br i1 %101, label %85, label %87, !llvm.loop !46
+
+102:                                              ; preds = %94, %192
+  %103 = phi i64 [ %88, %94 ], [ %195, %192 ]
+  %104 = phi i64 [ %89, %94 ], [ %106, %192 ]
+  %105 = phi i64 [ -1, %94 ], [ %193, %192 ]
+  %106 = add nsw i64 %104, -1
+  %107 = getelementptr inbounds i64, ptr %76, i64 %106
+  %108 = load i64, ptr %107, align 8, !tbaa !13
+  %109 = sub nsw i64 %95, %108
+  %110 = sub nsw i64 %84, %106
+  %111 = tail call i64 @llvm.smin.i64(i64 %110, i64 %109)
+  %112 = getelementptr inbounds i64, ptr %79, i64 %106
+  %113 = load i64, ptr %112, align 8, !tbaa !13
+  %114 = icmp slt i64 %109, 2
+  br i1 %114, label %185, label %115
+
+115:                                              ; preds = %102
+  %116 = icmp eq i64 %110, 1
+  br i1 %116, label %120, label %117
+
+117:                                              ; preds = %115
+  %118 = icmp slt i64 %111, 1
+  %119 = tail call i64 @llvm.smin.i64(i64 %103, i64 %109)
+  br label %124
+
+120:                                              ; preds = %115
+  %121 = add nsw i64 %109, -1
+  %122 = mul nsw i64 %121, %109
+  %123 = lshr i64 %122, 1
+  br label %185
+
+124:                                              ; preds = %149, %117
+  %125 = phi i64 [ %126, %149 ], [ 0, %117 ]
+  %126 = add nuw nsw i64 %125, 1
+  br i1 %118, label %149, label %127
+
+127:                                              ; preds = %124
+  %128 = uitofp nneg i64 %126 to double
+  %129 = fcmp ogt double %128, 4.000000e+18
+  br i1 %129, label %149, label %130
+
+130:                                              ; preds = %127, %134
+  %131 = phi double [ %140, %134 ], [ %128, %127 ]
+  %132 = phi i64 [ %135, %134 ], [ 1, %127 ]
+  %133 = icmp eq i64 %132, %111
+  br i1 %133, label %142, label %134, !llvm.loop !47
+
+134:                                              ; preds = %130
+  %135 = add nuw i64 %132, 1
+  %136 = add nuw nsw i64 %135, %125
+  %137 = sitofp i64 %136 to double
+  %138 = fmul double %131, %137
+  %139 = uitofp nneg i64 %135 to double
+  %140 = fdiv double %138, %139
+  %141 = fcmp ogt double %140, 4.000000e+18
+  br i1 %141, label %142, label %130, !llvm.loop !47
+
+142:                                              ; preds = %134, %130
+  %143 = phi i64 [ %132, %134 ], [ %119, %130 ]
+  %144 = phi double [ %140, %134 ], [ %131, %130 ]
+  %145 = icmp slt i64 %143, %111
+  %146 = fadd double %144, 5.000000e-01
+  %147 = fptosi double %146 to i64
+  %148 = select i1 %145, i64 4000000000000000000, i64 %147
+  br label %149
+
+149:                                              ; preds = %142, %127, %124
+  %150 = phi i64 [ 4000000000000000000, %127 ], [ 1, %124 ], [ %148, %142 ]
+  %151 = icmp slt i64 %150, %109
+  br i1 %151, label %124, label %152, !llvm.loop !48
+
+152:                                              ; preds = %149
+  %153 = mul nuw nsw i64 %125, %109
+  %154 = add nsw i64 %111, 1
+  %155 = icmp eq i64 %125, 0
+  br i1 %155, label %182, label %156
+
+156:                                              ; preds = %152
+  %157 = icmp slt i64 %110, 0
+  br i1 %157, label %182, label %158
+
+158:                                              ; preds = %156
+  %159 = uitofp nneg i64 %125 to double
+  %160 = fcmp ogt double %159, 4.000000e+18
+  br i1 %160, label %182, label %161
+
+161:                                              ; preds = %158
+  %162 = add i64 %119, 1
+  br label %163
+
+163:                                              ; preds = %161, %167
+  %164 = phi double [ %173, %167 ], [ %159, %161 ]
+  %165 = phi i64 [ %168, %167 ], [ 1, %161 ]
+  %166 = icmp eq i64 %165, %154
+  br i1 %166, label %175, label %167, !llvm.loop !47
+
+167:                                              ; preds = %163
+  %168 = add i64 %165, 1
+  %169 = add i64 %165, %125
+  %170 = sitofp i64 %169 to double
+  %171 = fmul double %164, %170
+  %172 = uitofp nneg i64 %168 to double
+  %173 = fdiv double %171, %172
+  %174 = fcmp ogt double %173, 4.000000e+18
+  br i1 %174, label %175, label %163, !llvm.loop !47
+
+175:                                              ; preds = %167, %163
+  %176 = phi i64 [ %165, %167 ], [ %162, %163 ]
+  %177 = phi double [ %173, %167 ], [ %164, %163 ]
+  %178 = icmp sgt i64 %176, %111
+  %179 = fadd double %177, 5.000000e-01
+  %180 = fptosi double %179 to i64
+  %181 = select i1 %178, i64 %180, i64 4000000000000000000
+  br label %182
+
+182:                                              ; preds = %175, %158, %156, %152
+  %183 = phi i64 [ 0, %152 ], [ 1, %156 ], [ 4000000000000000000, %158 ], [ %181, %175 ]
+  %184 = sub nsw i64 %153, %183
+  br label %185
+
+185:                                              ; preds = %102, %120, %182
+  %186 = phi i64 [ %123, %120 ], [ %184, %182 ], [ 0, %102 ]
+  %187 = add nsw i64 %186, %113
+  %188 = icmp slt i64 %105, 0
+  %189 = icmp slt i64 %187, %105
+  %190 = select i1 %188, i1 true, i1 %189
+  br i1 %190, label %191, label %192
+
+191:                                              ; preds = %185
+  store i64 %187, ptr %96, align 8, !tbaa !13
+  store i64 %106, ptr %97, align 8, !tbaa !13
+  br label %192
+
+192:                                              ; preds = %185, %191
+  %193 = phi i64 [ %105, %185 ], [ %187, %191 ]
+  %194 = icmp sgt i64 %104, 1
+  %195 = add i64 %103, 1
+  br i1 %194, label %102, label %98, !llvm.loop !49
+
+196:                                              ; preds = %218
+  %197 = load ptr, ptr %75, align 8, !tbaa !22
+  br label %198
+
+198:                                              ; preds = %63, %196
+  %199 = phi ptr [ %197, %196 ], [ %76, %63 ]
+  tail call void @free(ptr noundef %79) #8
+  tail call void @free(ptr noundef %80) #8
+  tail call void @free(ptr noundef %199) #8
   call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #8
-  br label %120
+  br label %237
 
-82:                                               ; preds = %76, %101
-  %83 = phi i64 [ %65, %76 ], [ %84, %101 ]
-  %84 = add nsw i64 %83, -1
-  %85 = load i64, ptr %64, align 8, !tbaa !23
-  %86 = icmp slt i64 %83, %85
-  %87 = load ptr, ptr %77, align 8, !tbaa !22
-  br i1 %86, label %88, label %91
+200:                                              ; preds = %85, %218
+  %201 = phi i64 [ %65, %85 ], [ %203, %218 ]
+  %202 = getelementptr inbounds i64, ptr %80, i64 %201
+  %203 = load i64, ptr %202, align 8, !tbaa !13
+  %204 = icmp slt i64 %201, %65
+  br i1 %204, label %205, label %208
 
-88:                                               ; preds = %82
-  %89 = getelementptr inbounds i64, ptr %87, i64 %83
-  %90 = load i64, ptr %89, align 8, !tbaa !13
-  br label %91
+205:                                              ; preds = %200
+  %206 = getelementptr inbounds i64, ptr %76, i64 %201
+  %207 = load i64, ptr %206, align 8, !tbaa !13
+  br label %208
 
-91:                                               ; preds = %82, %88
-  %92 = phi i64 [ %90, %88 ], [ %10, %82 ]
-  %93 = getelementptr inbounds i64, ptr %87, i64 %84
-  %94 = load i64, ptr %93, align 8, !tbaa !13
-  %95 = sub nsw i64 %92, %94
-  %96 = icmp sgt i64 %95, 0
-  br i1 %96, label %97, label %101
+208:                                              ; preds = %200, %205
+  %209 = phi i64 [ %207, %205 ], [ %10, %200 ]
+  %210 = getelementptr inbounds i64, ptr %76, i64 %203
+  %211 = load i64, ptr %210, align 8, !tbaa !13
+  %212 = sub nsw i64 %209, %211
+  %213 = icmp sgt i64 %212, 0
+  br i1 %213, label %214, label %218
 
-97:                                               ; preds = %91
-  %98 = load i64, ptr %78, align 8, !tbaa !12
-  %99 = sub nsw i64 %98, %84
-  %100 = tail call i64 @llvm.smin.i64(i64 %99, i64 %95)
-  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %84, i64 noundef %95, i64 noundef %100)
-  br label %101
+214:                                              ; preds = %208
+  %215 = load i64, ptr %86, align 8, !tbaa !12
+  %216 = sub nsw i64 %215, %203
+  %217 = tail call i64 @llvm.smin.i64(i64 %216, i64 %212)
+  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %203, i64 noundef %212, i64 noundef %217)
+  br label %218
 
-101:                                              ; preds = %97, %91
-  %102 = icmp ugt i64 %83, 1
-  br i1 %102, label %82, label %79, !llvm.loop !46
+218:                                              ; preds = %214, %208
+  %219 = icmp sgt i64 %203, 0
+  br i1 %219, label %200, label %196, !llvm.loop !50
 
-103:                                              ; preds = %7
-  %104 = icmp sgt i64 %10, 0
-  br i1 %104, label %105, label %120
+220:                                              ; preds = %7
+  %221 = icmp sgt i64 %10, 0
+  br i1 %221, label %222, label %237
 
-105:                                              ; preds = %103
-  %106 = getelementptr inbounds i8, ptr %0, i64 16
-  %107 = load i64, ptr %106, align 8, !tbaa !12
-  %108 = tail call i64 @llvm.smin.i64(i64 %107, i64 %10)
-  store i64 %108, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
+222:                                              ; preds = %220
+  %223 = getelementptr inbounds i8, ptr %0, i64 16
+  %224 = load i64, ptr %223, align 8, !tbaa !12
+  %225 = tail call i64 @llvm.smin.i64(i64 %224, i64 %10)
+  store i64 %225, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %9) #8
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %9, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
-  %109 = getelementptr inbounds i8, ptr %9, i64 32
-  store i64 %13, ptr %109, align 8, !tbaa !38
-  %110 = getelementptr inbounds i8, ptr %9, i64 40
-  %111 = mul nsw i64 %108, %13
-  %112 = tail call noalias ptr @malloc(i64 noundef %111) #7
-  store ptr %112, ptr %110, align 8, !tbaa !40
-  %113 = getelementptr inbounds i8, ptr %9, i64 48
-  store ptr %1, ptr %113, align 8, !tbaa !41
-  %114 = getelementptr inbounds i8, ptr %9, i64 56
-  store ptr %2, ptr %114, align 8, !tbaa !42
-  %115 = getelementptr inbounds i8, ptr %9, i64 64
-  store ptr %6, ptr %115, align 8, !tbaa !43
-  %116 = getelementptr inbounds i8, ptr %9, i64 72
-  store ptr %3, ptr %116, align 8, !tbaa !44
-  %117 = getelementptr inbounds i8, ptr %9, i64 80
-  store ptr %4, ptr %117, align 8, !tbaa !45
-  %118 = getelementptr inbounds i8, ptr %0, i64 56
-  %119 = load ptr, ptr %118, align 8, !tbaa !24
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %112, ptr align 1 %119, i64 %13, i1 false)
-  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %108)
-  tail call void @free(ptr noundef %112) #8
+  %226 = getelementptr inbounds i8, ptr %9, i64 32
+  store i64 %13, ptr %226, align 8, !tbaa !38
+  %227 = getelementptr inbounds i8, ptr %9, i64 40
+  %228 = mul nsw i64 %225, %13
+  %229 = tail call noalias ptr @malloc(i64 noundef %228) #7
+  store ptr %229, ptr %227, align 8, !tbaa !40
+  %230 = getelementptr inbounds i8, ptr %9, i64 48
+  store ptr %1, ptr %230, align 8, !tbaa !41
+  %231 = getelementptr inbounds i8, ptr %9, i64 56
+  store ptr %2, ptr %231, align 8, !tbaa !42
+  %232 = getelementptr inbounds i8, ptr %9, i64 64
+  store ptr %6, ptr %232, align 8, !tbaa !43
+  %233 = getelementptr inbounds i8, ptr %9, i64 72
+  store ptr %3, ptr %233, align 8, !tbaa !44
+  %234 = getelementptr inbounds i8, ptr %9, i64 80
+  store ptr %4, ptr %234, align 8, !tbaa !45
+  %235 = getelementptr inbounds i8, ptr %0, i64 56
+  %236 = load ptr, ptr %235, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %229, ptr align 1 %236, i64 %13, i1 false)
+  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %225)
+  tail call void @free(ptr noundef %229) #8
   call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %9) #8
-  br label %120
+  br label %237
 
-120:                                              ; preds = %59, %16, %79, %105, %103
-  %121 = getelementptr inbounds i8, ptr %0, i64 56
-  %122 = load ptr, ptr %121, align 8, !tbaa !24
-  tail call void @free(ptr noundef %122) #8
+237:                                              ; preds = %59, %16, %198, %222, %220
+  %238 = getelementptr inbounds i8, ptr %0, i64 56
+  %239 = load ptr, ptr %238, align 8, !tbaa !24
+  tail call void @free(ptr noundef %239) #8
   tail call void @free(ptr noundef nonnull %0) #8
   ret void
 }
@@ -760,7 +937,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %15 = getelementptr inbounds i8, ptr %0, i64 16
   %16 = getelementptr inbounds i8, ptr %0, i64 72
   %17 = getelementptr inbounds i8, ptr %0, i64 64
-  %18 = add nuw nsw i64 %1, 1
+  %18 = add nsw i64 %1, 1
   br label %19
 
 19:                                               ; preds = %6, %261
@@ -872,7 +1049,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   tail call void %95(ptr noundef %96, ptr noundef %97) #8
   %98 = add nuw nsw i64 %94, 1
   %99 = icmp eq i64 %98, %63
-  br i1 %99, label %100, label %93, !llvm.loop !47
+  br i1 %99, label %100, label %93, !llvm.loop !51
 
 100:                                              ; preds = %93, %91
   %101 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
@@ -884,7 +1061,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %106 = load ptr, ptr %17, align 8, !tbaa !43
   tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #8
   %107 = icmp sgt i64 %62, 1
-  br i1 %107, label %61, label %263, !llvm.loop !48
+  br i1 %107, label %61, label %263, !llvm.loop !52
 
 108:                                              ; preds = %57, %132
   %109 = phi i64 [ %110, %132 ], [ 0, %57 ]
@@ -900,7 +1077,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %115 = phi double [ %124, %118 ], [ %112, %111 ]
   %116 = phi i64 [ %119, %118 ], [ 1, %111 ]
   %117 = icmp eq i64 %116, %3
-  br i1 %117, label %126, label %118, !llvm.loop !49
+  br i1 %117, label %126, label %118, !llvm.loop !47
 
 118:                                              ; preds = %114
   %119 = add i64 %116, 1
@@ -910,7 +1087,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %123 = uitofp nneg i64 %119 to double
   %124 = fdiv double %122, %123
   %125 = fcmp ogt double %124, 4.000000e+18
-  br i1 %125, label %126, label %114, !llvm.loop !49
+  br i1 %125, label %126, label %114, !llvm.loop !47
 
 126:                                              ; preds = %114, %118
   %127 = phi double [ %115, %114 ], [ %124, %118 ]
@@ -923,7 +1100,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 132:                                              ; preds = %126, %108, %111
   %133 = phi i64 [ 4000000000000000000, %111 ], [ 1, %108 ], [ %131, %126 ]
   %134 = icmp slt i64 %133, %20
-  br i1 %134, label %108, label %135, !llvm.loop !50
+  br i1 %134, label %108, label %135, !llvm.loop !53
 
 135:                                              ; preds = %132
   br i1 %10, label %158, label %136
@@ -937,7 +1114,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %140 = phi double [ %149, %143 ], [ %137, %136 ]
   %141 = phi i64 [ %144, %143 ], [ 1, %136 ]
   %142 = icmp eq i64 %141, %9
-  br i1 %142, label %151, label %143, !llvm.loop !49
+  br i1 %142, label %151, label %143, !llvm.loop !47
 
 143:                                              ; preds = %139
   %144 = add nuw nsw i64 %141, 1
@@ -947,7 +1124,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %148 = uitofp nneg i64 %144 to double
   %149 = fdiv double %147, %148
   %150 = fcmp ogt double %149, 4.000000e+18
-  br i1 %150, label %151, label %139, !llvm.loop !49
+  br i1 %150, label %151, label %139, !llvm.loop !47
 
 151:                                              ; preds = %139, %143
   %152 = phi double [ %140, %139 ], [ %149, %143 ]
@@ -978,7 +1155,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %171 = phi double [ %180, %174 ], [ %168, %166 ]
   %172 = phi i64 [ %175, %174 ], [ 1, %166 ]
   %173 = icmp eq i64 %172, %3
-  br i1 %173, label %182, label %174, !llvm.loop !49
+  br i1 %173, label %182, label %174, !llvm.loop !47
 
 174:                                              ; preds = %170
   %175 = add i64 %172, 1
@@ -988,7 +1165,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %179 = uitofp nneg i64 %175 to double
   %180 = fdiv double %178, %179
   %181 = fcmp ogt double %180, 4.000000e+18
-  br i1 %181, label %182, label %170, !llvm.loop !49
+  br i1 %181, label %182, label %170, !llvm.loop !47
 
 182:                                              ; preds = %170, %174
   %183 = phi double [ %171, %170 ], [ %180, %174 ]
@@ -1052,7 +1229,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   tail call void %226(ptr noundef %227, ptr noundef %228) #8
   %229 = add nuw nsw i64 %225, 1
   %230 = icmp eq i64 %229, %194
-  br i1 %230, label %231, label %224, !llvm.loop !47
+  br i1 %230, label %231, label %224, !llvm.loop !51
 
 231:                                              ; preds = %224, %222
   %232 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
@@ -1096,7 +1273,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 261:                                              ; preds = %245, %231
   %262 = sub nsw i64 %20, %194
   tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %262, i64 noundef %9)
-  br i1 %223, label %19, label %263, !llvm.loop !51
+  br i1 %223, label %19, label %263, !llvm.loop !54
 
 263:                                              ; preds = %261, %100, %4, %50
   ret void
@@ -1180,3 +1357,6 @@ attributes #9 = { nounwind allocsize(1) }
 !49 = distinct !{!49, !18}
 !50 = distinct !{!50, !18}
 !51 = distinct !{!51, !18}
+!52 = distinct !{!52, !18}
+!53 = distinct !{!53, !18}
+!54 = distinct !{!54, !18}
