@@ -355,6 +355,22 @@ def test_budget_chooses_the_checkpoints(snapshots: float, c: int | None, uncheck
         np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
 
 
+@pytest.mark.parametrize("c", [1, 3])
+def test_online_snapshots_of_memory_overwritten(c: int, uncheckpointed: list, tmp_path: Path) -> None:
+    """budget.c's heat loop (8 KiB overwritten in place each step) under online checkpointing:
+    the snapshots the primal's run kept (at most c) and the steps run again are the simulated
+    schedule's, the gradient the uncheckpointed one's and finite differences'."""
+    lines = _budget_program(tmp_path, f"enzyme{{checkpoint=online checkpoints={c}}}")
+    assert len(lines) == len(BUDGET_TRIPS)
+    for line, ref in zip(lines, uncheckpointed, strict=True):
+        n, steps, kept = map(int, line[:3])
+        assert kept == (len(online_snapshots(n, c)) if n else 0) and kept <= c, line
+        assert steps == online_steps(n, c), line
+        values, fd, off = np.array(line[3::2], float), np.array(line[4::2], float), np.array(ref[3::2], float)
+        np.testing.assert_allclose(values, off, rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
+        np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
+
+
 @pytest.mark.parametrize(("budget", "c"), [("0.000001", 1), ("100000000000000000000", None)])
 def test_budget_of_a_loop_of_unknown_length(budget: str, c: int | None, tmp_path: Path) -> None:
     """schedule.c's counted loop and its loop run until a limit, under a budget of less than
