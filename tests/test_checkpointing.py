@@ -1,10 +1,10 @@
 """Checkpointed reverse mode of long loops (xenzyme/transforms/checkpoint_loops.py).
 
 Gradients of the time loops in tests/programs/checkpoint/ (carrying SSA values: time_loops.c;
-overwriting arrays in place: memory_loops.c) under binomial and periodic checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
+overwriting arrays in place: memory_loops.c) under binomial, periodic and online checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
 (0, 1, 2, c-1, c, c+1 and a long run), against the cached gradient (`checkpoint=off`) and
 central finite differences; the number of steps binomial checkpointing runs again against
-revolve's optimum; and the loops and options that are refused.
+revolve's optimum, and online checkpointing's against its schedule simulated here; and the loops and options that are refused.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def _fd(f, x: np.ndarray, h: float = 1e-6) -> np.ndarray:
 
 
 @pytest.mark.parametrize("level", ["-O0", "-O2"])
-@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic", "online"])
 def test_ode_gradient_at_every_trip_count(level: str, scheme: str) -> None:
     lib = _primal(level)
     for n in TRIPS:
@@ -233,6 +233,86 @@ def test_binomial_recomputes_revolves_optimum(c: int, tmp_path: Path) -> None:
         assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
 
 
+# ---- online checkpointing ----------------------------------------------------------------------
+
+
+def online_snapshots(n: int, c: int) -> list[int]:
+    """The steps before which the online scheme keeps a snapshot, as the runtime documents it:
+    the state at entry, then every s-th step's; when one is due and the c slots are full, those
+    at odd multiples of s go and s doubles."""
+    kept, s = [0], 1
+    for k in range(1, n):
+        if k % s == 0:
+            if len(kept) == c:
+                kept = [p for p in kept if p % (2 * s) == 0]
+                s *= 2
+            if k % s == 0:
+                kept.append(k)
+    assert len(kept) <= c
+    return kept
+
+
+def online_steps(n: int, c: int) -> int:
+    """The steps run again: the kept snapshots' steps p_0 .. p_m (p_m = n) reversed as
+    stretches p_i .. p_e, from the last, each by revolve from snapshot i with the c - i slots
+    left (at most its length), the stretches chosen for the fewest steps in all."""
+    p = [*online_snapshots(n, c), n]
+
+    @functools.cache
+    def best(e: int) -> int:
+        if e == 0:
+            return 0
+        return min(best(i) + revolve_optimum(p[e] - p[i], min(c - i, p[e] - p[i])) for i in range(e))
+
+    return best(len(p) - 1)
+
+
+def test_online_schedule_by_hand() -> None:
+    """The simulation itself, on cases worked out by hand (c = 3)."""
+    assert online_snapshots(3, 3) == [0, 1, 2]
+    assert online_snapshots(4, 3) == [0, 2]  # (step 3 due when full: 1 goes, s = 2)
+    assert online_snapshots(5, 3) == [0, 2, 4]
+    assert online_snapshots(7, 3) == [0, 4]  # (step 6 due when full: 2 goes, s = 4)
+    assert online_steps(7, 3) == revolve_optimum(4, 3) + revolve_optimum(3, 2) == 5  # (less than 9: all 7 from 0)
+    assert online_steps(7, 3) < revolve_optimum(7, 3) == 9
+    for c in (1, 2, 3, 8):  # (reversing all n from the first snapshot, binomial's way, is one choice)
+        for n in (0, 1, 5, 40, 333):
+            assert online_steps(n, c) <= revolve_optimum(n, min(c, max(n, 1))), (n, c)
+
+
+def _schedule_binary(tmp: Path, pipeline: str) -> Path:
+    ll, obj, exe = tmp / "s.ll", tmp / "s.o", tmp / "s"
+    if not ll.exists():
+        assert run([clang(), "-O2", "-S", "-emit-llvm", str(PROGRAMS / "schedule.c"), "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    assert run(["cc", str(obj), "-lm", "-o", str(exe)]).returncode == 0
+    return exe
+
+
+@pytest.fixture(scope="module")
+def schedule_off(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _schedule_binary(tmp_path_factory.mktemp("off"), "enzyme")
+
+
+@pytest.mark.parametrize("c", [1, 2, 5])
+def test_online_recomputes_its_schedule(c: int, schedule_off: Path, tmp_path: Path) -> None:
+    """schedule.c's counted loop (chain) and loop run until a limit (until): the steps run
+    again are those of the documented schedule, the gradient the uncheckpointed one's and
+    finite differences'."""
+    exe = _schedule_binary(tmp_path, f"enzyme{{checkpoint=online checkpoints={c}}}")
+    trips = [0, 1, 2, c - 1, c, c + 1, 17, 100, 1000] if c > 1 else [0, 1, 2, 17, 60]
+    r, ref = run([str(exe), *map(str, trips)]), run([str(schedule_off), *map(str, trips)])
+    assert r.returncode == 0 and ref.returncode == 0, r.stderr + ref.stderr
+    lines, ref_lines = r.stdout.split("\n")[:-1], ref.stdout.split("\n")[:-1]
+    assert len(lines) == len(ref_lines) == 2 * len(trips)
+    for line, off in zip(lines, ref_lines, strict=True):
+        _, n, steps, dp, fd = line.split()
+        assert int(steps) == online_steps(int(n), c), line
+        assert float(dp) == pytest.approx(float(off.split()[3]), rel=1e-12, abs=1e-15), (line, off)
+        assert float(dp) == pytest.approx(float(fd), rel=1e-5, abs=1e-9), line
+
+
 # ---- a memory budget ---------------------------------------------------------------------------
 
 
@@ -270,6 +350,22 @@ def test_budget_chooses_the_checkpoints(snapshots: float, c: int | None, uncheck
         expected = 0 if n == 0 else min(c or n, n)
         assert used == expected, line
         assert steps == revolve_optimum(n, max(expected, 1)), line
+        values, fd, off = np.array(line[3::2], float), np.array(line[4::2], float), np.array(ref[3::2], float)
+        np.testing.assert_allclose(values, off, rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
+        np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("c", [1, 3])
+def test_online_snapshots_of_memory_overwritten(c: int, uncheckpointed: list, tmp_path: Path) -> None:
+    """budget.c's heat loop (8 KiB overwritten in place each step) under online checkpointing:
+    the snapshots the primal's run kept (at most c) and the steps run again are the simulated
+    schedule's, the gradient the uncheckpointed one's and finite differences'."""
+    lines = _budget_program(tmp_path, f"enzyme{{checkpoint=online checkpoints={c}}}")
+    assert len(lines) == len(BUDGET_TRIPS)
+    for line, ref in zip(lines, uncheckpointed, strict=True):
+        n, steps, kept = map(int, line[:3])
+        assert kept == (len(online_snapshots(n, c)) if n else 0) and kept <= c, line
+        assert steps == online_steps(n, c), line
         values, fd, off = np.array(line[3::2], float), np.array(line[4::2], float), np.array(ref[3::2], float)
         np.testing.assert_allclose(values, off, rtol=1e-12, atol=1e-15, err_msg=f"n={n}")
         np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
@@ -316,6 +412,7 @@ def test_budget_from_python() -> None:
     ({"tape_budget_mb": "256"}, "tape budget must be a positive number of MiB"),
     ({"tape_budget_mb": 8, "checkpoints": 4}, "a tape budget chooses the number of checkpoints"),
     ({"tape_budget_mb": 8, "checkpoint": "periodic"}, "a tape budget chooses binomial checkpointing"),
+    ({"tape_budget_mb": 8, "checkpoint": "online"}, "not checkpoint=online"),
 ])  # fmt: skip
 def test_bad_budgets_are_errors(options: dict, message: str) -> None:
     with pytest.raises(XenzymeError, match=message):
@@ -347,6 +444,8 @@ def test_budget_is_part_of_the_cache_key(tmp_path: Path, monkeypatch: pytest.Mon
     ({"checkpoint": "revolve"}, "unknown checkpointing scheme 'revolve'"),
     ({"checkpoint": "binomial", "checkpoints": 0}, "checkpoints must be a positive integer"),
     ({"checkpoint": "periodic", "period": -5}, "period must be a positive integer"),
+    ({"checkpoint": "online", "checkpoints": 0}, "checkpoints must be a positive integer"),
+    ({"checkpoint": "online", "checkpoints": 2.5}, "checkpoints must be a positive integer"),
 ])  # fmt: skip
 def test_bad_options_are_errors(options: dict, message: str) -> None:
     with pytest.raises(XenzymeError, match=message):
@@ -373,8 +472,11 @@ def test_parallel_region_in_the_loop_is_refused() -> None:
 
 
 def test_bad_pipeline_option_is_a_cli_error() -> None:
-    r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=online}", "-t", "llvm"])
-    assert r.returncode == 1 and "unknown checkpointing scheme 'online'" in r.stderr and "Traceback" not in r.stderr
+    r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=stumm}", "-t", "llvm"])
+    assert r.returncode == 1 and "unknown checkpointing scheme 'stumm'" in r.stderr and "Traceback" not in r.stderr
+    r = run([*XENZYME_OPT, str(LOOPS), "-p", "enzyme{checkpoint=online checkpoints=0}", "-t", "llvm"])
+    assert r.returncode == 1 and "checkpoints must be a positive integer (got 0)" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 @pytest.mark.parametrize(("function", "activity", "line"), [
@@ -388,7 +490,7 @@ def test_memory_of_unknown_extent_is_refused_with_its_location(function: str, ac
     assert "extent is not known" in text and f"unsupported.c:{line}:" in text and "checkpoint=off" in text
 
 
-@pytest.mark.parametrize("scheme", ["binomial", "periodic"])
+@pytest.mark.parametrize("scheme", ["binomial", "periodic", "online"])
 def test_while_loop_to_convergence(scheme: str) -> None:
     """Newton's iteration for sqrt(p) until it converges: the trip count is found as it runs."""
     src = PROGRAMS / "while_loops.c"

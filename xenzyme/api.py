@@ -692,11 +692,11 @@ def gradient(
     numpy arrays of their shape and dtype, a `dup` memref followed by its shadow array.  The
     compiled derivative is kept in the derivative cache (xenzyme/cache.py) unless
     `cache=False`: asking for it again, in this process or another, loads it from there.
-    `checkpoint="binomial"` (with `checkpoints=c` snapshots) or `"periodic"` (a snapshot every
-    `period` steps) reverses the outermost counted loops of the function from checkpoints of
+    `checkpoint="binomial"` (with `checkpoints=c` snapshots), `"periodic"` (a snapshot every
+    `period` steps) or `"online"` (c snapshots placed as the loop runs) reverses the outermost counted loops of the function from checkpoints of
     their state instead of a cache of every iteration (xenzyme/transforms/checkpoint_loops.py);
     `tape_budget_mb=256` chooses binomial checkpointing with as many snapshots as 256 MiB hold
-    (not with `checkpoints` or `"periodic"`).
+    (not with `checkpoints`, `"periodic"` or `"online"`).
     """
     from xenzyme.transforms.checkpoint_loops import check_options
 

@@ -3,6 +3,7 @@ checkpoints of their state, so that a gradient's memory does not grow with the t
 
     checkpoint-loops{scheme=binomial checkpoints=32}   revolve: c snapshots, fewest steps re-run
     checkpoint-loops{scheme=periodic period=100}       a snapshot every M steps
+    checkpoint-loops{scheme=online checkpoints=32}     c snapshots placed as the loop runs
     checkpoint-loops{budget-mb=256}                    binomial, as many snapshots as 256 MiB hold
     enzyme{checkpoint=binomial checkpoints=32}         the same inside the whole pipeline
     enzyme{tape-budget-mb=256}
@@ -36,9 +37,14 @@ constants, and the schedule's arithmetic is a few operations per snapshot placed
 trip count is not known when it starts (a `while` loop run to convergence) keeps its exit test
 in the step, which stores whether another step is wanted in the state; the forward half counts
 the steps as the primal runs them, and the reverse half schedules them as those of a counted
-loop.  That costs nothing beyond what a counted loop costs here: in both, the primal's run
-places only the first snapshot and revolve's schedule starts from it (an online scheme, which
-places snapshots during that first run, would save its share of the recomputation).
+loop: with binomial checkpointing the primal's run places only the first snapshot and
+revolve's schedule starts from it.  `scheme=online` (c = `checkpoints` snapshots) places them
+during the primal's run instead, for a trip count not known in advance: the state before every
+s-th step, s doubling (and every other snapshot dropped) each time the c slots are full; the
+reverse half reverses stretches between kept snapshots from the last, each by revolve with the
+slots the stretches after it freed, choosing the stretches (some snapshots skipped) for the
+fewest steps in all, never more than binomial's (the runtime's header comment has the exact
+rule).  Memory stays at c snapshots.
 
 A checkpoint holds the state: the loop-carried SSA values (the counter among them), the values
 the loop leaves, the scalars it reads, and the memory the body overwrites -- per pointer the
@@ -99,7 +105,7 @@ from xenzyme.rules.emitter import call_op
 from xenzyme.rules.libm import MATH
 from xenzyme.transforms.diff.errors import location_of
 
-SCHEMES = ("off", "binomial", "periodic")
+SCHEMES = ("off", "binomial", "periodic", "online")
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_runtime.ll")
 _PTR = ext.LLVMPointerType()
 COUNTERS = ("__xenzyme_checkpoint_steps", "__xenzyme_checkpoint_snapshots")  # (the runtime's weak globals)
@@ -115,7 +121,7 @@ def check_options(scheme: str, checkpoints: int | None, period: int, where: str,
     number, or a budget with the options it replaces (when the pipeline is read)."""
     if scheme not in SCHEMES:
         raise XenzymeError(f"{where}: unknown checkpointing scheme '{scheme}'",
-                           notes=["the schemes are off, binomial and periodic; for example "
+                           notes=["the schemes are off, binomial, periodic and online; for example "
                                   "-p 'enzyme{checkpoint=binomial checkpoints=32}'"])  # fmt: skip
     for name, value in (("checkpoints", checkpoints), ("period", period)):
         if value is None and name == "checkpoints":
@@ -128,9 +134,10 @@ def check_options(scheme: str, checkpoints: int | None, period: int, where: str,
     if not isinstance(budget_mb, int | float) or isinstance(budget_mb, bool) or not 0 < budget_mb < float("inf"):
         raise XenzymeError(f"{where}: the tape budget must be a positive number of MiB (got {budget_mb!r})",
                            notes=["for example -p 'enzyme{tape-budget-mb=256}' or tape_budget_mb=256"])  # fmt: skip
-    if scheme == "periodic":
-        raise XenzymeError(f"{where}: a tape budget chooses binomial checkpointing, not checkpoint=periodic",
-                           notes=["give either the budget or checkpoint=periodic period=M"])  # fmt: skip
+    if scheme in ("periodic", "online"):
+        option = "period=M" if scheme == "periodic" else "checkpoints=N"
+        raise XenzymeError(f"{where}: a tape budget chooses binomial checkpointing, not checkpoint={scheme}",
+                           notes=[f"give either the budget or checkpoint={scheme} {option}"])  # fmt: skip
     if checkpoints is not None:
         raise XenzymeError(f"{where}: a tape budget chooses the number of checkpoints: it cannot be given too "
                            f"(checkpoints={checkpoints})",
@@ -145,7 +152,8 @@ class CheckpointLoops(ModulePass):
 
     scheme: str = "binomial"
     checkpoints: int | None = None
-    """The snapshots of binomial checkpointing (32 when neither they nor a budget is given)."""
+    """The snapshots of binomial and online checkpointing (32 when neither they nor a budget is
+    given)."""
     period: int = 100
     budget_mb: int | float | None = None
     """The memory the snapshots may take, in MiB (2^20 bytes): binomial checkpointing with as
@@ -167,7 +175,7 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
     elif scheme == "off":
         return
     else:
-        param = (checkpoints or DEFAULT_CHECKPOINTS) if scheme == "binomial" else period
+        param = (checkpoints or DEFAULT_CHECKPOINTS) if scheme in ("binomial", "online") else period
     names: list[str] = []
     const_args: dict[str, set[int]] = {}  # (parameters no request gives a shadow)
     for o in module.walk():
@@ -574,7 +582,7 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, 
         NREG=nreg,
         TABLE=table,
         FLAG=flag,
-        SCHEME={"binomial": 0, "periodic": 1, "budget": 2}[scheme],
+        SCHEME={"binomial": 0, "periodic": 1, "budget": 2, "online": 3}[scheme],
         PARAM=param,
     )
     glue = import_llvm_ir(text, "<checkpoint-loops>")

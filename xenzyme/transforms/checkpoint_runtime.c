@@ -21,11 +21,23 @@
  *             segment is reversed by one gradient of `param` steps (taped as a whole);
  *   scheme 2, budget: binomial, with as many snapshots as `param` bytes hold,
  *             c = max(1, param / snapshot bytes): the snapshot's size (the block and the
- *             regions' lengths) is known only when the loop starts.
+ *             regions' lengths) is known only when the loop starts;
+ *   scheme 3, online: at most `param` = c snapshots, placed while the primal runs, for loops
+ *             whose trip count is not known when they start.  The state before step k is
+ *             kept when k is a multiple of a spacing s (1 at first, the state at entry always
+ *             kept); when a snapshot is due and all c slots are full, those at odd multiples
+ *             of s are dropped and s doubles (the due one is then kept if k is a multiple of
+ *             the new s).  The kept snapshots p_0 = 0 < ... < p_{m-1} (p_m = n) cut the steps
+ *             into segments; the reverse half reverses the steps p_i .. p_e - 1 (from the
+ *             last: e = m first) by revolve from snapshot i, with the c - i slots from its
+ *             own on (those after it are free by then; at most p_e - p_i), then goes on with
+ *             e = i.  Each i is chosen by a dynamic programme over the kept snapshots for the
+ *             fewest steps run again in all: skipping snapshots gives a long stretch more
+ *             slots (i = 0, e = m is binomial's schedule: never more steps than it).
  *
  * `__xenzyme_checkpoint_steps` counts the steps run again without taping by the reverse
  * halves, `__xenzyme_checkpoint_snapshots` holds the number of snapshots the last binomial
- * reversal had (c, at most n) (weak: a program may define them and read them). */
+ * reversal had (c, at most n), or the online scheme's primal run kept (weak: a program may define them and read them). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +56,7 @@ struct xz_tape {
   long n, scheme, param;
   struct xz_layout at;
   char *slots;
+  long *pos, kept; /* (online: the steps before which the kept snapshots were taken) */
 };
 
 struct xz_run {
@@ -99,6 +112,16 @@ static void xz_advance(struct xz_run *run, long slot, long steps) {
   __xenzyme_checkpoint_steps += steps;
 }
 
+/* The steps xz_revolve runs again for n steps and c slots: r n - beta(c+1, r-1), r the fewest
+ * repetitions with beta(c, r) >= n (Griewank). */
+static long xz_cost(long n, long c) {
+  if (n <= 1) return 0;
+  if (c == 1) return n * (n - 1) / 2;
+  long r = 0;
+  while (xz_beta(c, r) < n) r++;
+  return r * n - xz_beta(c + 1, r - 1);
+}
+
 /* Reverses the n steps from the state in `slot`, with c slots from `slot` on (its own among
  * them).  The split m, with r the fewest repetitions for which beta(c, r) >= n, is
  * max(n - beta(c-1, r), beta(c, r-2)): optimal (checked against the dynamic programme of the
@@ -142,6 +165,40 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, lo
     t->scheme = scheme = 0;
     t->param = param = param / bytes > 1 ? param / bytes : 1;
   }
+  t->pos = NULL;
+  t->kept = 1;
+  if (scheme == 3) { /* (online: c slots, snapshots placed as the steps run) */
+    t->slots = malloc(param * bytes);
+    t->pos = malloc(param * sizeof(long));
+    t->pos[0] = 0;
+    xz_save(&t->at, t->slots, state);
+    long s = 1, k = 0;
+    for (; n < 0 || k < n; k++) {
+      if (k > 0 && k % s == 0) {
+        if (t->kept == param) { /* (full: keep the multiples of 2s) */
+          long kept = 0;
+          for (long i = 0; i < t->kept; i++)
+            if (t->pos[i] % (2 * s) == 0) {
+              if (kept != i) memcpy(t->slots + kept * bytes, t->slots + i * bytes, bytes);
+              t->pos[kept++] = t->pos[i];
+            }
+          t->kept = kept;
+          s *= 2;
+        }
+        if (k % s == 0) {
+          xz_save(&t->at, t->slots + t->kept * bytes, state);
+          t->pos[t->kept++] = k;
+        }
+      }
+      step(state, env);
+      if (n < 0 && !((const char *)state)[flag]) {
+        k++;
+        break;
+      }
+    }
+    t->n = k;
+    return t;
+  }
   long count = scheme == 0 || n < 0 ? 1 : (n + param - 1) / param;
   if (count < 1) count = 1;
   t->slots = malloc(count * bytes);
@@ -176,6 +233,31 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
       __xenzyme_checkpoint_steps += len;
       segment(len, state, dstate, env);
     }
+  } else if (t->scheme == 3) {
+    __xenzyme_checkpoint_snapshots = t->kept;
+    struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back};
+    long m = t->kept, *p = t->pos;
+    long *best = malloc((m + 1) * sizeof(long)), *from = malloc((m + 1) * sizeof(long));
+    best[0] = 0;
+    for (long e = 1; e <= m; e++) { /* (best[e]: the fewest steps run again for p_0 .. p_e) */
+      long end = e < m ? p[e] : n;
+      best[e] = -1;
+      for (long i = e - 1; i >= 0; i--) {
+        long len = end - p[i], c = t->param - i < len ? t->param - i : len;
+        long cost = best[i] + xz_cost(len, c);
+        if (best[e] < 0 || cost < best[e]) {
+          best[e] = cost;
+          from[e] = i;
+        }
+      }
+    }
+    for (long e = m; e > 0; e = from[e]) {
+      long i = from[e], len = (e < m ? p[e] : n) - p[i];
+      if (len > 0) xz_revolve(&run, i, len, t->param - i < len ? t->param - i : len);
+    }
+    free(best);
+    free(from);
+    free(t->pos);
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;
     __xenzyme_checkpoint_snapshots = c;

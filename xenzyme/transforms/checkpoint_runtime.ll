@@ -11,7 +11,7 @@ target triple = "x86_64-pc-linux-gnu"
 
 ; Function Attrs: nounwind uwtable
 define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr noundef %1, i64 noundef %2, i64 noundef %3, i64 noundef %4, i64 noundef %5, ptr nocapture noundef readonly %6, ptr noundef %7, i64 noundef %8, i64 noundef %9) local_unnamed_addr #0 {
-  %11 = tail call noalias dereferenceable_or_null(64) ptr @malloc(i64 noundef 64) #7
+  %11 = tail call noalias dereferenceable_or_null(80) ptr @malloc(i64 noundef 80) #7
   %12 = getelementptr inbounds i8, ptr %11, i64 8
   store i64 %8, ptr %12, align 8, !tbaa !5
   %13 = getelementptr inbounds i8, ptr %11, i64 16
@@ -85,217 +85,456 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
   %63 = getelementptr inbounds i8, ptr %11, i64 48
   store i64 %60, ptr %63, align 8, !tbaa !13
   %64 = icmp eq i64 %8, 2
-  br i1 %64, label %65, label %69
+  br i1 %64, label %65, label %71
 
 65:                                               ; preds = %59
   store i64 0, ptr %12, align 8, !tbaa !5
   %66 = sdiv i64 %9, %60
   %67 = tail call i64 @llvm.smax.i64(i64 %66, i64 1)
   store i64 %67, ptr %13, align 8, !tbaa !12
-  %68 = icmp slt i64 %0, 0
-  br label %77
+  %68 = getelementptr inbounds i8, ptr %11, i64 64
+  store ptr null, ptr %68, align 8, !tbaa !22
+  %69 = getelementptr inbounds i8, ptr %11, i64 72
+  store i64 1, ptr %69, align 8, !tbaa !23
+  %70 = icmp slt i64 %0, 0
+  br label %233
 
-69:                                               ; preds = %59
-  %70 = icmp eq i64 %8, 0
-  %71 = icmp slt i64 %0, 0
-  %72 = or i1 %71, %70
-  br i1 %72, label %77, label %73
+71:                                               ; preds = %59
+  %72 = getelementptr inbounds i8, ptr %11, i64 64
+  store ptr null, ptr %72, align 8, !tbaa !22
+  %73 = getelementptr inbounds i8, ptr %11, i64 72
+  store i64 1, ptr %73, align 8, !tbaa !23
+  %74 = icmp eq i64 %8, 3
+  br i1 %74, label %75, label %225
 
-73:                                               ; preds = %69
-  %74 = add nsw i64 %0, -1
-  %75 = add i64 %74, %9
-  %76 = sdiv i64 %75, %9
-  br label %77
+75:                                               ; preds = %71
+  %76 = mul nsw i64 %60, %9
+  %77 = tail call noalias ptr @malloc(i64 noundef %76) #7
+  %78 = getelementptr inbounds i8, ptr %11, i64 56
+  store ptr %77, ptr %78, align 8, !tbaa !24
+  %79 = shl i64 %9, 3
+  %80 = tail call noalias ptr @malloc(i64 noundef %79) #7
+  store ptr %80, ptr %72, align 8, !tbaa !22
+  store i64 0, ptr %80, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %77, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %81, label %122
 
-77:                                               ; preds = %65, %69, %73
-  %78 = phi i1 [ false, %73 ], [ %71, %69 ], [ %68, %65 ]
-  %79 = phi i64 [ %8, %73 ], [ %8, %69 ], [ 0, %65 ]
-  %80 = phi i64 [ %9, %73 ], [ %9, %69 ], [ %67, %65 ]
-  %81 = phi i64 [ %76, %73 ], [ 1, %69 ], [ 1, %65 ]
-  %82 = tail call i64 @llvm.smax.i64(i64 %81, i64 1)
-  %83 = mul nsw i64 %82, %60
-  %84 = tail call noalias ptr @malloc(i64 noundef %83) #7
-  %85 = getelementptr inbounds i8, ptr %11, i64 56
-  store ptr %84, ptr %85, align 8, !tbaa !22
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %84, ptr readonly align 1 %1, i64 %2, i1 false)
-  br i1 %15, label %86, label %127
+81:                                               ; preds = %75
+  %82 = getelementptr inbounds i8, ptr %77, i64 %2
+  %83 = getelementptr inbounds i8, ptr %1, i64 %4
+  %84 = and i64 %3, 1
+  %85 = icmp eq i64 %3, 1
+  br i1 %85, label %112, label %86
 
-86:                                               ; preds = %77
-  %87 = getelementptr inbounds i8, ptr %84, i64 %2
-  %88 = getelementptr inbounds i8, ptr %1, i64 %4
-  %89 = and i64 %3, 1
-  %90 = icmp eq i64 %3, 1
-  br i1 %90, label %117, label %91
+86:                                               ; preds = %81
+  %87 = and i64 %3, 9223372036854775806
+  br label %88
 
-91:                                               ; preds = %86
-  %92 = and i64 %3, 9223372036854775806
-  br label %93
-
-93:                                               ; preds = %93, %91
-  %94 = phi ptr [ %87, %91 ], [ %111, %93 ]
-  %95 = phi i64 [ 0, %91 ], [ %112, %93 ]
-  %96 = phi i64 [ 0, %91 ], [ %113, %93 ]
-  %97 = shl nsw i64 %95, 4
-  %98 = getelementptr inbounds i8, ptr %88, i64 %97
-  %99 = load i64, ptr %98, align 8, !tbaa !13
-  %100 = inttoptr i64 %99 to ptr
-  %101 = getelementptr inbounds i8, ptr %98, i64 8
+88:                                               ; preds = %88, %86
+  %89 = phi ptr [ %82, %86 ], [ %106, %88 ]
+  %90 = phi i64 [ 0, %86 ], [ %107, %88 ]
+  %91 = phi i64 [ 0, %86 ], [ %108, %88 ]
+  %92 = shl nsw i64 %90, 4
+  %93 = getelementptr inbounds i8, ptr %83, i64 %92
+  %94 = load i64, ptr %93, align 8, !tbaa !13
+  %95 = inttoptr i64 %94 to ptr
+  %96 = getelementptr inbounds i8, ptr %93, i64 8
+  %97 = load i64, ptr %96, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %89, ptr align 1 %95, i64 %97, i1 false)
+  %98 = getelementptr inbounds i8, ptr %89, i64 %97
+  %99 = shl i64 %90, 4
+  %100 = or disjoint i64 %99, 16
+  %101 = getelementptr inbounds i8, ptr %83, i64 %100
   %102 = load i64, ptr %101, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %94, ptr align 1 %100, i64 %102, i1 false)
-  %103 = getelementptr inbounds i8, ptr %94, i64 %102
-  %104 = shl i64 %95, 4
-  %105 = or disjoint i64 %104, 16
-  %106 = getelementptr inbounds i8, ptr %88, i64 %105
-  %107 = load i64, ptr %106, align 8, !tbaa !13
-  %108 = inttoptr i64 %107 to ptr
-  %109 = getelementptr inbounds i8, ptr %106, i64 8
-  %110 = load i64, ptr %109, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %103, ptr align 1 %108, i64 %110, i1 false)
-  %111 = getelementptr inbounds i8, ptr %103, i64 %110
-  %112 = add nuw nsw i64 %95, 2
-  %113 = add i64 %96, 2
-  %114 = icmp eq i64 %113, %92
-  br i1 %114, label %115, label %93, !llvm.loop !23
+  %103 = inttoptr i64 %102 to ptr
+  %104 = getelementptr inbounds i8, ptr %101, i64 8
+  %105 = load i64, ptr %104, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %98, ptr align 1 %103, i64 %105, i1 false)
+  %106 = getelementptr inbounds i8, ptr %98, i64 %105
+  %107 = add nuw nsw i64 %90, 2
+  %108 = add i64 %91, 2
+  %109 = icmp eq i64 %108, %87
+  br i1 %109, label %110, label %88, !llvm.loop !25
 
-115:                                              ; preds = %93
-  %116 = shl nsw i64 %112, 4
-  br label %117
+110:                                              ; preds = %88
+  %111 = shl nsw i64 %107, 4
+  br label %112
 
-117:                                              ; preds = %115, %86
-  %118 = phi ptr [ %87, %86 ], [ %111, %115 ]
-  %119 = phi i64 [ 0, %86 ], [ %116, %115 ]
-  %120 = icmp eq i64 %89, 0
-  br i1 %120, label %127, label %121
+112:                                              ; preds = %110, %81
+  %113 = phi ptr [ %82, %81 ], [ %106, %110 ]
+  %114 = phi i64 [ 0, %81 ], [ %111, %110 ]
+  %115 = icmp eq i64 %84, 0
+  br i1 %115, label %122, label %116
 
-121:                                              ; preds = %117
-  %122 = getelementptr inbounds i8, ptr %88, i64 %119
-  %123 = load i64, ptr %122, align 8, !tbaa !13
-  %124 = inttoptr i64 %123 to ptr
-  %125 = getelementptr inbounds i8, ptr %122, i64 8
-  %126 = load i64, ptr %125, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %118, ptr align 1 %124, i64 %126, i1 false)
-  br label %127
+116:                                              ; preds = %112
+  %117 = getelementptr inbounds i8, ptr %83, i64 %114
+  %118 = load i64, ptr %117, align 8, !tbaa !13
+  %119 = inttoptr i64 %118 to ptr
+  %120 = getelementptr inbounds i8, ptr %117, i64 8
+  %121 = load i64, ptr %120, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %113, ptr align 1 %119, i64 %121, i1 false)
+  br label %122
 
-127:                                              ; preds = %121, %117, %77
-  %128 = icmp sgt i64 %0, 0
-  %129 = or i1 %78, %128
-  br i1 %129, label %130, label %208
+122:                                              ; preds = %116, %112, %75
+  %123 = icmp slt i64 %0, 0
+  %124 = icmp eq i64 %0, 0
+  br i1 %124, label %364, label %125
 
-130:                                              ; preds = %127
-  %131 = icmp eq i64 %79, 1
-  %132 = getelementptr inbounds i8, ptr %1, i64 %5
-  %133 = and i64 %3, 1
-  %134 = icmp eq i64 %3, 1
-  %135 = and i64 %3, 9223372036854775806
-  %136 = icmp eq i64 %133, 0
-  br label %137
+125:                                              ; preds = %122
+  %126 = getelementptr inbounds i8, ptr %1, i64 %5
+  %127 = icmp sgt i64 %9, 0
+  %128 = getelementptr inbounds i8, ptr %1, i64 %4
+  %129 = and i64 %3, 1
+  %130 = icmp eq i64 %3, 1
+  %131 = and i64 %3, 9223372036854775806
+  %132 = icmp eq i64 %129, 0
+  br label %133
 
-137:                                              ; preds = %130, %204
-  %138 = phi ptr [ %84, %130 ], [ %196, %204 ]
-  %139 = phi ptr [ %84, %130 ], [ %197, %204 ]
-  %140 = phi i64 [ 0, %130 ], [ %205, %204 ]
-  %141 = phi i64 [ %82, %130 ], [ %198, %204 ]
-  br i1 %131, label %142, label %195
+133:                                              ; preds = %125, %221
+  %134 = phi i64 [ 1, %125 ], [ %214, %221 ]
+  %135 = phi i64 [ 0, %125 ], [ %222, %221 ]
+  %136 = phi i64 [ 1, %125 ], [ %215, %221 ]
+  %137 = icmp eq i64 %135, 0
+  br i1 %137, label %213, label %138
 
-142:                                              ; preds = %137
-  %143 = srem i64 %140, %80
-  %144 = sdiv i64 %140, %80
-  %145 = icmp eq i64 %143, 0
-  br i1 %145, label %146, label %195
+138:                                              ; preds = %133
+  %139 = srem i64 %135, %136
+  %140 = icmp eq i64 %139, 0
+  br i1 %140, label %141, label %213
 
-146:                                              ; preds = %142
-  %147 = icmp slt i64 %144, %141
-  br i1 %147, label %152, label %148
+141:                                              ; preds = %138
+  %142 = icmp eq i64 %134, %9
+  br i1 %142, label %143, label %168
 
-148:                                              ; preds = %146
-  %149 = shl nsw i64 %141, 1
-  %150 = mul nsw i64 %149, %60
-  %151 = tail call ptr @realloc(ptr noundef %139, i64 noundef %150) #8
-  store ptr %151, ptr %85, align 8, !tbaa !22
-  br label %152
+143:                                              ; preds = %141
+  %144 = shl nsw i64 %136, 1
+  br i1 %127, label %147, label %145
 
-152:                                              ; preds = %148, %146
-  %153 = phi ptr [ %151, %148 ], [ %138, %146 ]
-  %154 = phi i64 [ %149, %148 ], [ %141, %146 ]
-  %155 = mul nsw i64 %144, %60
-  %156 = getelementptr inbounds i8, ptr %153, i64 %155
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %156, ptr readonly align 1 %1, i64 %2, i1 false)
-  br i1 %15, label %157, label %195
+145:                                              ; preds = %164, %143
+  %146 = phi i64 [ 0, %143 ], [ %165, %164 ]
+  store i64 %146, ptr %73, align 8, !tbaa !23
+  br label %168
 
-157:                                              ; preds = %152
-  %158 = getelementptr inbounds i8, ptr %156, i64 %2
-  %159 = load i64, ptr %62, align 8, !tbaa !24
-  %160 = getelementptr inbounds i8, ptr %1, i64 %159
-  br i1 %134, label %185, label %161
+147:                                              ; preds = %143, %164
+  %148 = phi i64 [ %166, %164 ], [ 0, %143 ]
+  %149 = phi i64 [ %165, %164 ], [ 0, %143 ]
+  %150 = getelementptr inbounds i64, ptr %80, i64 %148
+  %151 = load i64, ptr %150, align 8, !tbaa !13
+  %152 = srem i64 %151, %144
+  %153 = icmp eq i64 %152, 0
+  br i1 %153, label %154, label %164
 
-161:                                              ; preds = %157, %161
-  %162 = phi ptr [ %181, %161 ], [ %158, %157 ]
-  %163 = phi i64 [ %182, %161 ], [ 0, %157 ]
-  %164 = phi i64 [ %183, %161 ], [ 0, %157 ]
-  %165 = shl nsw i64 %163, 4
-  %166 = getelementptr inbounds i8, ptr %160, i64 %165
-  %167 = load i64, ptr %166, align 8, !tbaa !13
-  %168 = inttoptr i64 %167 to ptr
-  %169 = getelementptr inbounds i8, ptr %166, i64 8
-  %170 = load i64, ptr %169, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %162, ptr align 1 %168, i64 %170, i1 false)
-  %171 = load i64, ptr %169, align 8, !tbaa !13
-  %172 = getelementptr inbounds i8, ptr %162, i64 %171
-  %173 = shl i64 %163, 4
-  %174 = or disjoint i64 %173, 16
-  %175 = getelementptr inbounds i8, ptr %160, i64 %174
-  %176 = load i64, ptr %175, align 8, !tbaa !13
-  %177 = inttoptr i64 %176 to ptr
-  %178 = getelementptr inbounds i8, ptr %175, i64 8
-  %179 = load i64, ptr %178, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %172, ptr align 1 %177, i64 %179, i1 false)
-  %180 = load i64, ptr %178, align 8, !tbaa !13
-  %181 = getelementptr inbounds i8, ptr %172, i64 %180
-  %182 = add nuw nsw i64 %163, 2
-  %183 = add i64 %164, 2
-  %184 = icmp eq i64 %183, %135
-  br i1 %184, label %185, label %161, !llvm.loop !23
+154:                                              ; preds = %147
+  %155 = icmp eq i64 %149, %148
+  br i1 %155, label %161, label %156
 
-185:                                              ; preds = %161, %157
-  %186 = phi ptr [ %158, %157 ], [ %181, %161 ]
-  %187 = phi i64 [ 0, %157 ], [ %182, %161 ]
-  br i1 %136, label %195, label %188
+156:                                              ; preds = %154
+  %157 = mul nsw i64 %149, %60
+  %158 = getelementptr inbounds i8, ptr %77, i64 %157
+  %159 = mul nsw i64 %148, %60
+  %160 = getelementptr inbounds i8, ptr %77, i64 %159
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %158, ptr align 1 %160, i64 %60, i1 false)
+  br label %161
 
-188:                                              ; preds = %185
-  %189 = shl nsw i64 %187, 4
-  %190 = getelementptr inbounds i8, ptr %160, i64 %189
-  %191 = load i64, ptr %190, align 8, !tbaa !13
-  %192 = inttoptr i64 %191 to ptr
-  %193 = getelementptr inbounds i8, ptr %190, i64 8
-  %194 = load i64, ptr %193, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %186, ptr align 1 %192, i64 %194, i1 false)
-  br label %195
+161:                                              ; preds = %156, %154
+  %162 = add nsw i64 %149, 1
+  %163 = getelementptr inbounds i64, ptr %80, i64 %149
+  store i64 %151, ptr %163, align 8, !tbaa !13
+  br label %164
 
-195:                                              ; preds = %188, %185, %152, %142, %137
-  %196 = phi ptr [ %138, %142 ], [ %138, %137 ], [ %153, %152 ], [ %153, %185 ], [ %153, %188 ]
-  %197 = phi ptr [ %139, %142 ], [ %139, %137 ], [ %153, %152 ], [ %153, %185 ], [ %153, %188 ]
-  %198 = phi i64 [ %141, %142 ], [ %141, %137 ], [ %154, %152 ], [ %154, %185 ], [ %154, %188 ]
-  tail call void %6(ptr noundef %1, ptr noundef %7) #9
-  br i1 %78, label %199, label %204
+164:                                              ; preds = %147, %161
+  %165 = phi i64 [ %162, %161 ], [ %149, %147 ]
+  %166 = add nuw nsw i64 %148, 1
+  %167 = icmp eq i64 %166, %9
+  br i1 %167, label %145, label %147, !llvm.loop !26
 
-199:                                              ; preds = %195
-  %200 = load i8, ptr %132, align 1, !tbaa !25
-  %201 = icmp eq i8 %200, 0
-  br i1 %201, label %202, label %204
+168:                                              ; preds = %145, %141
+  %169 = phi i64 [ %146, %145 ], [ %134, %141 ]
+  %170 = phi i64 [ %144, %145 ], [ %136, %141 ]
+  %171 = srem i64 %135, %170
+  %172 = icmp eq i64 %171, 0
+  br i1 %172, label %173, label %213
 
-202:                                              ; preds = %199
-  %203 = add nuw nsw i64 %140, 1
-  br label %208
+173:                                              ; preds = %168
+  %174 = mul nsw i64 %169, %60
+  %175 = getelementptr inbounds i8, ptr %77, i64 %174
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %175, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %176, label %210
 
-204:                                              ; preds = %195, %199
-  %205 = add nuw nsw i64 %140, 1
-  %206 = icmp slt i64 %205, %0
-  %207 = select i1 %78, i1 true, i1 %206
-  br i1 %207, label %137, label %208, !llvm.loop !26
+176:                                              ; preds = %173
+  %177 = getelementptr inbounds i8, ptr %175, i64 %2
+  br i1 %130, label %200, label %178
 
-208:                                              ; preds = %204, %127, %202
-  %209 = phi i64 [ %203, %202 ], [ 0, %127 ], [ %205, %204 ]
-  store i64 %209, ptr %11, align 8, !tbaa !27
+178:                                              ; preds = %176, %178
+  %179 = phi ptr [ %196, %178 ], [ %177, %176 ]
+  %180 = phi i64 [ %197, %178 ], [ 0, %176 ]
+  %181 = phi i64 [ %198, %178 ], [ 0, %176 ]
+  %182 = shl nsw i64 %180, 4
+  %183 = getelementptr inbounds i8, ptr %128, i64 %182
+  %184 = load i64, ptr %183, align 8, !tbaa !13
+  %185 = inttoptr i64 %184 to ptr
+  %186 = getelementptr inbounds i8, ptr %183, i64 8
+  %187 = load i64, ptr %186, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %179, ptr align 1 %185, i64 %187, i1 false)
+  %188 = getelementptr inbounds i8, ptr %179, i64 %187
+  %189 = shl i64 %180, 4
+  %190 = or disjoint i64 %189, 16
+  %191 = getelementptr inbounds i8, ptr %128, i64 %190
+  %192 = load i64, ptr %191, align 8, !tbaa !13
+  %193 = inttoptr i64 %192 to ptr
+  %194 = getelementptr inbounds i8, ptr %191, i64 8
+  %195 = load i64, ptr %194, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %188, ptr align 1 %193, i64 %195, i1 false)
+  %196 = getelementptr inbounds i8, ptr %188, i64 %195
+  %197 = add nuw nsw i64 %180, 2
+  %198 = add i64 %181, 2
+  %199 = icmp eq i64 %198, %131
+  br i1 %199, label %200, label %178, !llvm.loop !25
+
+200:                                              ; preds = %178, %176
+  %201 = phi ptr [ %177, %176 ], [ %196, %178 ]
+  %202 = phi i64 [ 0, %176 ], [ %197, %178 ]
+  br i1 %132, label %210, label %203
+
+203:                                              ; preds = %200
+  %204 = shl nsw i64 %202, 4
+  %205 = getelementptr inbounds i8, ptr %128, i64 %204
+  %206 = load i64, ptr %205, align 8, !tbaa !13
+  %207 = inttoptr i64 %206 to ptr
+  %208 = getelementptr inbounds i8, ptr %205, i64 8
+  %209 = load i64, ptr %208, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %201, ptr align 1 %207, i64 %209, i1 false)
+  br label %210
+
+210:                                              ; preds = %203, %200, %173
+  %211 = add nsw i64 %169, 1
+  store i64 %211, ptr %73, align 8, !tbaa !23
+  %212 = getelementptr inbounds i64, ptr %80, i64 %169
+  store i64 %135, ptr %212, align 8, !tbaa !13
+  br label %213
+
+213:                                              ; preds = %168, %210, %138, %133
+  %214 = phi i64 [ %211, %210 ], [ %169, %168 ], [ %134, %138 ], [ %134, %133 ]
+  %215 = phi i64 [ %170, %210 ], [ %170, %168 ], [ %136, %138 ], [ %136, %133 ]
+  tail call void %6(ptr noundef %1, ptr noundef %7) #8
+  br i1 %123, label %216, label %221
+
+216:                                              ; preds = %213
+  %217 = load i8, ptr %126, align 1, !tbaa !27
+  %218 = icmp eq i8 %217, 0
+  br i1 %218, label %219, label %221
+
+219:                                              ; preds = %216
+  %220 = add nuw nsw i64 %135, 1
+  br label %364
+
+221:                                              ; preds = %213, %216
+  %222 = add nuw nsw i64 %135, 1
+  %223 = icmp slt i64 %222, %0
+  %224 = select i1 %123, i1 true, i1 %223
+  br i1 %224, label %133, label %364, !llvm.loop !28
+
+225:                                              ; preds = %71
+  %226 = icmp eq i64 %8, 0
+  %227 = icmp slt i64 %0, 0
+  %228 = or i1 %227, %226
+  br i1 %228, label %233, label %229
+
+229:                                              ; preds = %225
+  %230 = add nsw i64 %0, -1
+  %231 = add i64 %230, %9
+  %232 = sdiv i64 %231, %9
+  br label %233
+
+233:                                              ; preds = %65, %225, %229
+  %234 = phi i1 [ false, %229 ], [ %227, %225 ], [ %70, %65 ]
+  %235 = phi i64 [ %9, %229 ], [ %9, %225 ], [ %67, %65 ]
+  %236 = phi i64 [ %8, %229 ], [ %8, %225 ], [ 0, %65 ]
+  %237 = phi i64 [ %232, %229 ], [ 1, %225 ], [ 1, %65 ]
+  %238 = tail call i64 @llvm.smax.i64(i64 %237, i64 1)
+  %239 = mul nsw i64 %238, %60
+  %240 = tail call noalias ptr @malloc(i64 noundef %239) #7
+  %241 = getelementptr inbounds i8, ptr %11, i64 56
+  store ptr %240, ptr %241, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %240, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %242, label %283
+
+242:                                              ; preds = %233
+  %243 = getelementptr inbounds i8, ptr %240, i64 %2
+  %244 = getelementptr inbounds i8, ptr %1, i64 %4
+  %245 = and i64 %3, 1
+  %246 = icmp eq i64 %3, 1
+  br i1 %246, label %273, label %247
+
+247:                                              ; preds = %242
+  %248 = and i64 %3, 9223372036854775806
+  br label %249
+
+249:                                              ; preds = %249, %247
+  %250 = phi ptr [ %243, %247 ], [ %267, %249 ]
+  %251 = phi i64 [ 0, %247 ], [ %268, %249 ]
+  %252 = phi i64 [ 0, %247 ], [ %269, %249 ]
+  %253 = shl nsw i64 %251, 4
+  %254 = getelementptr inbounds i8, ptr %244, i64 %253
+  %255 = load i64, ptr %254, align 8, !tbaa !13
+  %256 = inttoptr i64 %255 to ptr
+  %257 = getelementptr inbounds i8, ptr %254, i64 8
+  %258 = load i64, ptr %257, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %250, ptr align 1 %256, i64 %258, i1 false)
+  %259 = getelementptr inbounds i8, ptr %250, i64 %258
+  %260 = shl i64 %251, 4
+  %261 = or disjoint i64 %260, 16
+  %262 = getelementptr inbounds i8, ptr %244, i64 %261
+  %263 = load i64, ptr %262, align 8, !tbaa !13
+  %264 = inttoptr i64 %263 to ptr
+  %265 = getelementptr inbounds i8, ptr %262, i64 8
+  %266 = load i64, ptr %265, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %259, ptr align 1 %264, i64 %266, i1 false)
+  %267 = getelementptr inbounds i8, ptr %259, i64 %266
+  %268 = add nuw nsw i64 %251, 2
+  %269 = add i64 %252, 2
+  %270 = icmp eq i64 %269, %248
+  br i1 %270, label %271, label %249, !llvm.loop !25
+
+271:                                              ; preds = %249
+  %272 = shl nsw i64 %268, 4
+  br label %273
+
+273:                                              ; preds = %271, %242
+  %274 = phi ptr [ %243, %242 ], [ %267, %271 ]
+  %275 = phi i64 [ 0, %242 ], [ %272, %271 ]
+  %276 = icmp eq i64 %245, 0
+  br i1 %276, label %283, label %277
+
+277:                                              ; preds = %273
+  %278 = getelementptr inbounds i8, ptr %244, i64 %275
+  %279 = load i64, ptr %278, align 8, !tbaa !13
+  %280 = inttoptr i64 %279 to ptr
+  %281 = getelementptr inbounds i8, ptr %278, i64 8
+  %282 = load i64, ptr %281, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %274, ptr align 1 %280, i64 %282, i1 false)
+  br label %283
+
+283:                                              ; preds = %277, %273, %233
+  %284 = icmp sgt i64 %0, 0
+  %285 = or i1 %234, %284
+  br i1 %285, label %286, label %364
+
+286:                                              ; preds = %283
+  %287 = icmp eq i64 %236, 1
+  %288 = getelementptr inbounds i8, ptr %1, i64 %5
+  %289 = and i64 %3, 1
+  %290 = icmp eq i64 %3, 1
+  %291 = and i64 %3, 9223372036854775806
+  %292 = icmp eq i64 %289, 0
+  br label %293
+
+293:                                              ; preds = %286, %360
+  %294 = phi ptr [ %240, %286 ], [ %352, %360 ]
+  %295 = phi ptr [ %240, %286 ], [ %353, %360 ]
+  %296 = phi i64 [ 0, %286 ], [ %361, %360 ]
+  %297 = phi i64 [ %238, %286 ], [ %354, %360 ]
+  br i1 %287, label %298, label %351
+
+298:                                              ; preds = %293
+  %299 = srem i64 %296, %235
+  %300 = sdiv i64 %296, %235
+  %301 = icmp eq i64 %299, 0
+  br i1 %301, label %302, label %351
+
+302:                                              ; preds = %298
+  %303 = icmp slt i64 %300, %297
+  br i1 %303, label %308, label %304
+
+304:                                              ; preds = %302
+  %305 = shl nsw i64 %297, 1
+  %306 = mul nsw i64 %305, %60
+  %307 = tail call ptr @realloc(ptr noundef %295, i64 noundef %306) #9
+  store ptr %307, ptr %241, align 8, !tbaa !24
+  br label %308
+
+308:                                              ; preds = %304, %302
+  %309 = phi ptr [ %307, %304 ], [ %294, %302 ]
+  %310 = phi i64 [ %305, %304 ], [ %297, %302 ]
+  %311 = mul nsw i64 %300, %60
+  %312 = getelementptr inbounds i8, ptr %309, i64 %311
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %312, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %313, label %351
+
+313:                                              ; preds = %308
+  %314 = getelementptr inbounds i8, ptr %312, i64 %2
+  %315 = load i64, ptr %62, align 8, !tbaa !29
+  %316 = getelementptr inbounds i8, ptr %1, i64 %315
+  br i1 %290, label %341, label %317
+
+317:                                              ; preds = %313, %317
+  %318 = phi ptr [ %337, %317 ], [ %314, %313 ]
+  %319 = phi i64 [ %338, %317 ], [ 0, %313 ]
+  %320 = phi i64 [ %339, %317 ], [ 0, %313 ]
+  %321 = shl nsw i64 %319, 4
+  %322 = getelementptr inbounds i8, ptr %316, i64 %321
+  %323 = load i64, ptr %322, align 8, !tbaa !13
+  %324 = inttoptr i64 %323 to ptr
+  %325 = getelementptr inbounds i8, ptr %322, i64 8
+  %326 = load i64, ptr %325, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %318, ptr align 1 %324, i64 %326, i1 false)
+  %327 = load i64, ptr %325, align 8, !tbaa !13
+  %328 = getelementptr inbounds i8, ptr %318, i64 %327
+  %329 = shl i64 %319, 4
+  %330 = or disjoint i64 %329, 16
+  %331 = getelementptr inbounds i8, ptr %316, i64 %330
+  %332 = load i64, ptr %331, align 8, !tbaa !13
+  %333 = inttoptr i64 %332 to ptr
+  %334 = getelementptr inbounds i8, ptr %331, i64 8
+  %335 = load i64, ptr %334, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %328, ptr align 1 %333, i64 %335, i1 false)
+  %336 = load i64, ptr %334, align 8, !tbaa !13
+  %337 = getelementptr inbounds i8, ptr %328, i64 %336
+  %338 = add nuw nsw i64 %319, 2
+  %339 = add i64 %320, 2
+  %340 = icmp eq i64 %339, %291
+  br i1 %340, label %341, label %317, !llvm.loop !25
+
+341:                                              ; preds = %317, %313
+  %342 = phi ptr [ %314, %313 ], [ %337, %317 ]
+  %343 = phi i64 [ 0, %313 ], [ %338, %317 ]
+  br i1 %292, label %351, label %344
+
+344:                                              ; preds = %341
+  %345 = shl nsw i64 %343, 4
+  %346 = getelementptr inbounds i8, ptr %316, i64 %345
+  %347 = load i64, ptr %346, align 8, !tbaa !13
+  %348 = inttoptr i64 %347 to ptr
+  %349 = getelementptr inbounds i8, ptr %346, i64 8
+  %350 = load i64, ptr %349, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %342, ptr align 1 %348, i64 %350, i1 false)
+  br label %351
+
+351:                                              ; preds = %344, %341, %308, %298, %293
+  %352 = phi ptr [ %294, %298 ], [ %294, %293 ], [ %309, %308 ], [ %309, %341 ], [ %309, %344 ]
+  %353 = phi ptr [ %295, %298 ], [ %295, %293 ], [ %309, %308 ], [ %309, %341 ], [ %309, %344 ]
+  %354 = phi i64 [ %297, %298 ], [ %297, %293 ], [ %310, %308 ], [ %310, %341 ], [ %310, %344 ]
+  tail call void %6(ptr noundef %1, ptr noundef %7) #8
+  br i1 %234, label %355, label %360
+
+355:                                              ; preds = %351
+  %356 = load i8, ptr %288, align 1, !tbaa !27
+  %357 = icmp eq i8 %356, 0
+  br i1 %357, label %358, label %360
+
+358:                                              ; preds = %355
+  %359 = add nuw nsw i64 %296, 1
+  br label %364
+
+360:                                              ; preds = %351, %355
+  %361 = add nuw nsw i64 %296, 1
+  %362 = icmp slt i64 %361, %0
+  %363 = select i1 %234, i1 true, i1 %362
+  br i1 %363, label %293, label %364, !llvm.loop !30
+
+364:                                              ; preds = %221, %360, %122, %283, %358, %219
+  %365 = phi i64 [ %220, %219 ], [ %359, %358 ], [ 0, %283 ], [ 0, %122 ], [ %361, %360 ], [ %222, %221 ]
+  store i64 %365, ptr %11, align 8, !tbaa !31
   ret ptr %11
 }
 
@@ -317,23 +556,26 @@ declare noalias noundef ptr @realloc(ptr allocptr nocapture noundef, i64 noundef
 ; Function Attrs: nounwind uwtable
 define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, ptr noundef %1, ptr noundef %2, ptr noundef %3, ptr noundef %4, ptr nocapture noundef readonly %5, ptr noundef %6) local_unnamed_addr #0 {
   %8 = alloca %struct.xz_run, align 8
-  %9 = load i64, ptr %0, align 8, !tbaa !27
-  %10 = getelementptr inbounds i8, ptr %0, i64 24
-  %11 = getelementptr inbounds i8, ptr %0, i64 48
-  %12 = load i64, ptr %11, align 8, !tbaa !28
-  %13 = getelementptr inbounds i8, ptr %0, i64 8
-  %14 = load i64, ptr %13, align 8, !tbaa !5
-  %15 = icmp eq i64 %14, 1
-  br i1 %15, label %16, label %63
+  %9 = alloca %struct.xz_run, align 8
+  %10 = load i64, ptr %0, align 8, !tbaa !31
+  %11 = getelementptr inbounds i8, ptr %0, i64 24
+  %12 = getelementptr inbounds i8, ptr %0, i64 48
+  %13 = load i64, ptr %12, align 8, !tbaa !32
+  %14 = getelementptr inbounds i8, ptr %0, i64 8
+  %15 = load i64, ptr %14, align 8, !tbaa !5
+  switch i64 %15, label %220 [
+    i64 1, label %16
+    i64 3, label %63
+  ]
 
 16:                                               ; preds = %7
   %17 = getelementptr inbounds i8, ptr %0, i64 16
   %18 = load i64, ptr %17, align 8, !tbaa !12
-  %19 = add i64 %9, -1
+  %19 = add i64 %10, -1
   %20 = add i64 %19, %18
   %21 = sdiv i64 %20, %18
   %22 = icmp sgt i64 %21, 0
-  br i1 %22, label %23, label %80
+  br i1 %22, label %23, label %237
 
 23:                                               ; preds = %16
   %24 = getelementptr inbounds i8, ptr %0, i64 56
@@ -346,26 +588,26 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %29 = add nsw i64 %28, -1
   %30 = load i64, ptr %17, align 8, !tbaa !12
   %31 = mul nsw i64 %30, %29
-  %32 = sub nsw i64 %9, %31
+  %32 = sub nsw i64 %10, %31
   %33 = tail call i64 @llvm.smin.i64(i64 %32, i64 %30)
-  %34 = load ptr, ptr %24, align 8, !tbaa !22
-  %35 = mul nsw i64 %29, %12
+  %34 = load ptr, ptr %24, align 8, !tbaa !24
+  %35 = mul nsw i64 %29, %13
   %36 = getelementptr inbounds i8, ptr %34, i64 %35
-  %37 = load i64, ptr %10, align 8, !tbaa !29
+  %37 = load i64, ptr %11, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %1, ptr readonly align 1 %36, i64 %37, i1 false)
-  %38 = load i64, ptr %25, align 8, !tbaa !30
+  %38 = load i64, ptr %25, align 8, !tbaa !34
   %39 = icmp sgt i64 %38, 0
   br i1 %39, label %40, label %59
 
 40:                                               ; preds = %27
-  %41 = load i64, ptr %10, align 8, !tbaa !29
+  %41 = load i64, ptr %11, align 8, !tbaa !33
   %42 = getelementptr inbounds i8, ptr %36, i64 %41
   br label %43
 
 43:                                               ; preds = %43, %40
   %44 = phi ptr [ %42, %40 ], [ %55, %43 ]
   %45 = phi i64 [ 0, %40 ], [ %56, %43 ]
-  %46 = load i64, ptr %26, align 8, !tbaa !24
+  %46 = load i64, ptr %26, align 8, !tbaa !29
   %47 = getelementptr inbounds i8, ptr %1, i64 %46
   %48 = shl nsw i64 %45, 4
   %49 = getelementptr inbounds i8, ptr %47, i64 %48
@@ -377,58 +619,304 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %54 = load i64, ptr %52, align 8, !tbaa !13
   %55 = getelementptr inbounds i8, ptr %44, i64 %54
   %56 = add nuw nsw i64 %45, 1
-  %57 = load i64, ptr %25, align 8, !tbaa !30
+  %57 = load i64, ptr %25, align 8, !tbaa !34
   %58 = icmp slt i64 %56, %57
-  br i1 %58, label %43, label %59, !llvm.loop !31
+  br i1 %58, label %43, label %59, !llvm.loop !35
 
 59:                                               ; preds = %43, %27
   %60 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   %61 = add nsw i64 %60, %33
   store i64 %61, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #9
+  tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #8
   %62 = icmp sgt i64 %28, 1
-  br i1 %62, label %27, label %80, !llvm.loop !32
+  br i1 %62, label %27, label %237, !llvm.loop !36
 
 63:                                               ; preds = %7
-  %64 = icmp sgt i64 %9, 0
-  br i1 %64, label %65, label %80
+  %64 = getelementptr inbounds i8, ptr %0, i64 72
+  %65 = load i64, ptr %64, align 8, !tbaa !23
+  store i64 %65, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %8) #8
+  call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %8, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
+  %66 = getelementptr inbounds i8, ptr %8, i64 32
+  store i64 %13, ptr %66, align 8, !tbaa !38
+  %67 = getelementptr inbounds i8, ptr %8, i64 40
+  %68 = getelementptr inbounds i8, ptr %0, i64 56
+  %69 = load ptr, ptr %68, align 8, !tbaa !24
+  store ptr %69, ptr %67, align 8, !tbaa !40
+  %70 = getelementptr inbounds i8, ptr %8, i64 48
+  store ptr %1, ptr %70, align 8, !tbaa !41
+  %71 = getelementptr inbounds i8, ptr %8, i64 56
+  store ptr %2, ptr %71, align 8, !tbaa !42
+  %72 = getelementptr inbounds i8, ptr %8, i64 64
+  store ptr %6, ptr %72, align 8, !tbaa !43
+  %73 = getelementptr inbounds i8, ptr %8, i64 72
+  store ptr %3, ptr %73, align 8, !tbaa !44
+  %74 = getelementptr inbounds i8, ptr %8, i64 80
+  store ptr %4, ptr %74, align 8, !tbaa !45
+  %75 = getelementptr inbounds i8, ptr %0, i64 64
+  %76 = load ptr, ptr %75, align 8, !tbaa !22
+  %77 = shl i64 %65, 3
+  %78 = add i64 %77, 8
+  %79 = tail call noalias ptr @malloc(i64 noundef %78) #7
+  %80 = tail call noalias ptr @malloc(i64 noundef %78) #7
+  store i64 0, ptr %79, align 8, !tbaa !13
+  %81 = icmp slt i64 %65, 1
+  br i1 %81, label %198, label %82
 
-65:                                               ; preds = %63
-  %66 = getelementptr inbounds i8, ptr %0, i64 16
-  %67 = load i64, ptr %66, align 8, !tbaa !12
-  %68 = tail call i64 @llvm.smin.i64(i64 %67, i64 %9)
-  store i64 %68, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
-  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %8) #9
-  call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %8, ptr noundef nonnull align 8 dereferenceable(32) %10, i64 32, i1 false), !tbaa.struct !33
-  %69 = getelementptr inbounds i8, ptr %8, i64 32
-  store i64 %12, ptr %69, align 8, !tbaa !34
-  %70 = getelementptr inbounds i8, ptr %8, i64 40
-  %71 = mul nsw i64 %68, %12
-  %72 = tail call noalias ptr @malloc(i64 noundef %71) #7
-  store ptr %72, ptr %70, align 8, !tbaa !36
-  %73 = getelementptr inbounds i8, ptr %8, i64 48
-  store ptr %1, ptr %73, align 8, !tbaa !37
-  %74 = getelementptr inbounds i8, ptr %8, i64 56
-  store ptr %2, ptr %74, align 8, !tbaa !38
-  %75 = getelementptr inbounds i8, ptr %8, i64 64
-  store ptr %6, ptr %75, align 8, !tbaa !39
-  %76 = getelementptr inbounds i8, ptr %8, i64 72
-  store ptr %3, ptr %76, align 8, !tbaa !40
-  %77 = getelementptr inbounds i8, ptr %8, i64 80
-  store ptr %4, ptr %77, align 8, !tbaa !41
-  %78 = getelementptr inbounds i8, ptr %0, i64 56
-  %79 = load ptr, ptr %78, align 8, !tbaa !22
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %72, ptr align 1 %79, i64 %12, i1 false)
-  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef 0, i64 noundef %9, i64 noundef %68)
-  tail call void @free(ptr noundef %72) #9
-  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #9
-  br label %80
+82:                                               ; preds = %63
+  %83 = getelementptr inbounds i8, ptr %0, i64 16
+  %84 = load i64, ptr %83, align 8, !tbaa !12
+  br label %87
 
-80:                                               ; preds = %59, %16, %63, %65
-  %81 = getelementptr inbounds i8, ptr %0, i64 56
-  %82 = load ptr, ptr %81, align 8, !tbaa !22
-  tail call void @free(ptr noundef %82) #9
-  tail call void @free(ptr noundef nonnull %0) #9
+85:                                               ; preds = %98
+  %86 = getelementptr inbounds i8, ptr %0, i64 16
+  br label %200
+
+87:                                               ; preds = %82, %98
+  %88 = phi i64 [ %84, %82 ], [ %100, %98 ]
+  %89 = phi i64 [ 1, %82 ], [ %99, %98 ]
+  %90 = icmp slt i64 %89, %65
+  br i1 %90, label %91, label %94
+
+91:                                               ; preds = %87
+  %92 = getelementptr inbounds i64, ptr %76, i64 %89
+  %93 = load i64, ptr %92, align 8, !tbaa !13
+  br label %94
+
+94:                                               ; preds = %87, %91
+  %95 = phi i64 [ %93, %91 ], [ %10, %87 ]
+  %96 = getelementptr inbounds i64, ptr %79, i64 %89
+  store i64 -1, ptr %96, align 8, !tbaa !13
+  %97 = getelementptr inbounds i64, ptr %80, i64 %89
+  br label %102
+
+98:                                               ; preds = %192
+  %99 = add nuw i64 %89, 1
+  %100 = add i64 %88, -1
+  %101 = icmp eq i64 %89, %65
+  br i1 %101, label %85, label %87, !llvm.loop !46
+
+102:                                              ; preds = %94, %192
+  %103 = phi i64 [ %88, %94 ], [ %195, %192 ]
+  %104 = phi i64 [ %89, %94 ], [ %106, %192 ]
+  %105 = phi i64 [ -1, %94 ], [ %193, %192 ]
+  %106 = add nsw i64 %104, -1
+  %107 = getelementptr inbounds i64, ptr %76, i64 %106
+  %108 = load i64, ptr %107, align 8, !tbaa !13
+  %109 = sub nsw i64 %95, %108
+  %110 = sub nsw i64 %84, %106
+  %111 = tail call i64 @llvm.smin.i64(i64 %110, i64 %109)
+  %112 = getelementptr inbounds i64, ptr %79, i64 %106
+  %113 = load i64, ptr %112, align 8, !tbaa !13
+  %114 = icmp slt i64 %109, 2
+  br i1 %114, label %185, label %115
+
+115:                                              ; preds = %102
+  %116 = icmp eq i64 %110, 1
+  br i1 %116, label %120, label %117
+
+117:                                              ; preds = %115
+  %118 = icmp slt i64 %111, 1
+  %119 = tail call i64 @llvm.smin.i64(i64 %103, i64 %109)
+  br label %124
+
+120:                                              ; preds = %115
+  %121 = add nsw i64 %109, -1
+  %122 = mul nsw i64 %121, %109
+  %123 = lshr i64 %122, 1
+  br label %185
+
+124:                                              ; preds = %149, %117
+  %125 = phi i64 [ %126, %149 ], [ 0, %117 ]
+  %126 = add nuw nsw i64 %125, 1
+  br i1 %118, label %149, label %127
+
+127:                                              ; preds = %124
+  %128 = uitofp nneg i64 %126 to double
+  %129 = fcmp ogt double %128, 4.000000e+18
+  br i1 %129, label %149, label %130
+
+130:                                              ; preds = %127, %134
+  %131 = phi double [ %140, %134 ], [ %128, %127 ]
+  %132 = phi i64 [ %135, %134 ], [ 1, %127 ]
+  %133 = icmp eq i64 %132, %111
+  br i1 %133, label %142, label %134, !llvm.loop !47
+
+134:                                              ; preds = %130
+  %135 = add nuw i64 %132, 1
+  %136 = add nuw nsw i64 %135, %125
+  %137 = sitofp i64 %136 to double
+  %138 = fmul double %131, %137
+  %139 = uitofp nneg i64 %135 to double
+  %140 = fdiv double %138, %139
+  %141 = fcmp ogt double %140, 4.000000e+18
+  br i1 %141, label %142, label %130, !llvm.loop !47
+
+142:                                              ; preds = %134, %130
+  %143 = phi i64 [ %132, %134 ], [ %119, %130 ]
+  %144 = phi double [ %140, %134 ], [ %131, %130 ]
+  %145 = icmp slt i64 %143, %111
+  %146 = fadd double %144, 5.000000e-01
+  %147 = fptosi double %146 to i64
+  %148 = select i1 %145, i64 4000000000000000000, i64 %147
+  br label %149
+
+149:                                              ; preds = %142, %127, %124
+  %150 = phi i64 [ 4000000000000000000, %127 ], [ 1, %124 ], [ %148, %142 ]
+  %151 = icmp slt i64 %150, %109
+  br i1 %151, label %124, label %152, !llvm.loop !48
+
+152:                                              ; preds = %149
+  %153 = mul nuw nsw i64 %125, %109
+  %154 = add nsw i64 %111, 1
+  %155 = icmp eq i64 %125, 0
+  br i1 %155, label %182, label %156
+
+156:                                              ; preds = %152
+  %157 = icmp slt i64 %110, 0
+  br i1 %157, label %182, label %158
+
+158:                                              ; preds = %156
+  %159 = uitofp nneg i64 %125 to double
+  %160 = fcmp ogt double %159, 4.000000e+18
+  br i1 %160, label %182, label %161
+
+161:                                              ; preds = %158
+  %162 = add i64 %119, 1
+  br label %163
+
+163:                                              ; preds = %161, %167
+  %164 = phi double [ %173, %167 ], [ %159, %161 ]
+  %165 = phi i64 [ %168, %167 ], [ 1, %161 ]
+  %166 = icmp eq i64 %165, %154
+  br i1 %166, label %175, label %167, !llvm.loop !47
+
+167:                                              ; preds = %163
+  %168 = add i64 %165, 1
+  %169 = add i64 %165, %125
+  %170 = sitofp i64 %169 to double
+  %171 = fmul double %164, %170
+  %172 = uitofp nneg i64 %168 to double
+  %173 = fdiv double %171, %172
+  %174 = fcmp ogt double %173, 4.000000e+18
+  br i1 %174, label %175, label %163, !llvm.loop !47
+
+175:                                              ; preds = %167, %163
+  %176 = phi i64 [ %165, %167 ], [ %162, %163 ]
+  %177 = phi double [ %173, %167 ], [ %164, %163 ]
+  %178 = icmp sgt i64 %176, %111
+  %179 = fadd double %177, 5.000000e-01
+  %180 = fptosi double %179 to i64
+  %181 = select i1 %178, i64 %180, i64 4000000000000000000
+  br label %182
+
+182:                                              ; preds = %175, %158, %156, %152
+  %183 = phi i64 [ 0, %152 ], [ 1, %156 ], [ 4000000000000000000, %158 ], [ %181, %175 ]
+  %184 = sub nsw i64 %153, %183
+  br label %185
+
+185:                                              ; preds = %102, %120, %182
+  %186 = phi i64 [ %123, %120 ], [ %184, %182 ], [ 0, %102 ]
+  %187 = add nsw i64 %186, %113
+  %188 = icmp slt i64 %105, 0
+  %189 = icmp slt i64 %187, %105
+  %190 = select i1 %188, i1 true, i1 %189
+  br i1 %190, label %191, label %192
+
+191:                                              ; preds = %185
+  store i64 %187, ptr %96, align 8, !tbaa !13
+  store i64 %106, ptr %97, align 8, !tbaa !13
+  br label %192
+
+192:                                              ; preds = %185, %191
+  %193 = phi i64 [ %105, %185 ], [ %187, %191 ]
+  %194 = icmp sgt i64 %104, 1
+  %195 = add i64 %103, 1
+  br i1 %194, label %102, label %98, !llvm.loop !49
+
+196:                                              ; preds = %218
+  %197 = load ptr, ptr %75, align 8, !tbaa !22
+  br label %198
+
+198:                                              ; preds = %63, %196
+  %199 = phi ptr [ %197, %196 ], [ %76, %63 ]
+  tail call void @free(ptr noundef %79) #8
+  tail call void @free(ptr noundef %80) #8
+  tail call void @free(ptr noundef %199) #8
+  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #8
+  br label %237
+
+200:                                              ; preds = %85, %218
+  %201 = phi i64 [ %65, %85 ], [ %203, %218 ]
+  %202 = getelementptr inbounds i64, ptr %80, i64 %201
+  %203 = load i64, ptr %202, align 8, !tbaa !13
+  %204 = icmp slt i64 %201, %65
+  br i1 %204, label %205, label %208
+
+205:                                              ; preds = %200
+  %206 = getelementptr inbounds i64, ptr %76, i64 %201
+  %207 = load i64, ptr %206, align 8, !tbaa !13
+  br label %208
+
+208:                                              ; preds = %200, %205
+  %209 = phi i64 [ %207, %205 ], [ %10, %200 ]
+  %210 = getelementptr inbounds i64, ptr %76, i64 %203
+  %211 = load i64, ptr %210, align 8, !tbaa !13
+  %212 = sub nsw i64 %209, %211
+  %213 = icmp sgt i64 %212, 0
+  br i1 %213, label %214, label %218
+
+214:                                              ; preds = %208
+  %215 = load i64, ptr %86, align 8, !tbaa !12
+  %216 = sub nsw i64 %215, %203
+  %217 = tail call i64 @llvm.smin.i64(i64 %216, i64 %212)
+  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %203, i64 noundef %212, i64 noundef %217)
+  br label %218
+
+218:                                              ; preds = %214, %208
+  %219 = icmp sgt i64 %203, 0
+  br i1 %219, label %200, label %196, !llvm.loop !50
+
+220:                                              ; preds = %7
+  %221 = icmp sgt i64 %10, 0
+  br i1 %221, label %222, label %237
+
+222:                                              ; preds = %220
+  %223 = getelementptr inbounds i8, ptr %0, i64 16
+  %224 = load i64, ptr %223, align 8, !tbaa !12
+  %225 = tail call i64 @llvm.smin.i64(i64 %224, i64 %10)
+  store i64 %225, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %9) #8
+  call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %9, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
+  %226 = getelementptr inbounds i8, ptr %9, i64 32
+  store i64 %13, ptr %226, align 8, !tbaa !38
+  %227 = getelementptr inbounds i8, ptr %9, i64 40
+  %228 = mul nsw i64 %225, %13
+  %229 = tail call noalias ptr @malloc(i64 noundef %228) #7
+  store ptr %229, ptr %227, align 8, !tbaa !40
+  %230 = getelementptr inbounds i8, ptr %9, i64 48
+  store ptr %1, ptr %230, align 8, !tbaa !41
+  %231 = getelementptr inbounds i8, ptr %9, i64 56
+  store ptr %2, ptr %231, align 8, !tbaa !42
+  %232 = getelementptr inbounds i8, ptr %9, i64 64
+  store ptr %6, ptr %232, align 8, !tbaa !43
+  %233 = getelementptr inbounds i8, ptr %9, i64 72
+  store ptr %3, ptr %233, align 8, !tbaa !44
+  %234 = getelementptr inbounds i8, ptr %9, i64 80
+  store ptr %4, ptr %234, align 8, !tbaa !45
+  %235 = getelementptr inbounds i8, ptr %0, i64 56
+  %236 = load ptr, ptr %235, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %229, ptr align 1 %236, i64 %13, i1 false)
+  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %225)
+  tail call void @free(ptr noundef %229) #8
+  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %9) #8
+  br label %237
+
+237:                                              ; preds = %59, %16, %198, %222, %220
+  %238 = getelementptr inbounds i8, ptr %0, i64 56
+  %239 = load ptr, ptr %238, align 8, !tbaa !24
+  tail call void @free(ptr noundef %239) #8
+  tail call void @free(ptr noundef nonnull %0) #8
   ret void
 }
 
@@ -458,26 +946,26 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   br i1 %21, label %22, label %57
 
 22:                                               ; preds = %19
-  %23 = load ptr, ptr %11, align 8, !tbaa !37
-  %24 = load ptr, ptr %12, align 8, !tbaa !36
-  %25 = load i64, ptr %13, align 8, !tbaa !34
+  %23 = load ptr, ptr %11, align 8, !tbaa !41
+  %24 = load ptr, ptr %12, align 8, !tbaa !40
+  %25 = load i64, ptr %13, align 8, !tbaa !38
   %26 = mul nsw i64 %25, %1
   %27 = getelementptr inbounds i8, ptr %24, i64 %26
-  %28 = load i64, ptr %0, align 8, !tbaa !29
+  %28 = load i64, ptr %0, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %23, ptr readonly align 1 %27, i64 %28, i1 false)
-  %29 = load i64, ptr %14, align 8, !tbaa !30
+  %29 = load i64, ptr %14, align 8, !tbaa !34
   %30 = icmp sgt i64 %29, 0
   br i1 %30, label %31, label %50
 
 31:                                               ; preds = %22
-  %32 = load i64, ptr %0, align 8, !tbaa !29
+  %32 = load i64, ptr %0, align 8, !tbaa !33
   %33 = getelementptr inbounds i8, ptr %27, i64 %32
   br label %34
 
 34:                                               ; preds = %34, %31
   %35 = phi ptr [ %33, %31 ], [ %46, %34 ]
   %36 = phi i64 [ 0, %31 ], [ %47, %34 ]
-  %37 = load i64, ptr %15, align 8, !tbaa !24
+  %37 = load i64, ptr %15, align 8, !tbaa !29
   %38 = getelementptr inbounds i8, ptr %23, i64 %37
   %39 = shl nsw i64 %36, 4
   %40 = getelementptr inbounds i8, ptr %38, i64 %39
@@ -489,18 +977,18 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %45 = load i64, ptr %43, align 8, !tbaa !13
   %46 = getelementptr inbounds i8, ptr %35, i64 %45
   %47 = add nuw nsw i64 %36, 1
-  %48 = load i64, ptr %14, align 8, !tbaa !30
+  %48 = load i64, ptr %14, align 8, !tbaa !34
   %49 = icmp slt i64 %47, %48
-  br i1 %49, label %34, label %50, !llvm.loop !31
+  br i1 %49, label %34, label %50, !llvm.loop !35
 
 50:                                               ; preds = %34, %22
   %51 = getelementptr inbounds i8, ptr %0, i64 80
-  %52 = load ptr, ptr %51, align 8, !tbaa !41
-  %53 = load ptr, ptr %11, align 8, !tbaa !37
+  %52 = load ptr, ptr %51, align 8, !tbaa !45
+  %53 = load ptr, ptr %11, align 8, !tbaa !41
   %54 = getelementptr inbounds i8, ptr %0, i64 56
-  %55 = load ptr, ptr %54, align 8, !tbaa !38
-  %56 = load ptr, ptr %17, align 8, !tbaa !39
-  tail call void %52(ptr noundef %53, ptr noundef %55, ptr noundef %56) #9
+  %55 = load ptr, ptr %54, align 8, !tbaa !42
+  %56 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %52(ptr noundef %53, ptr noundef %55, ptr noundef %56) #8
   br label %263
 
 57:                                               ; preds = %19
@@ -514,26 +1002,26 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 61:                                               ; preds = %58, %100
   %62 = phi i64 [ %2, %58 ], [ %63, %100 ]
   %63 = add nsw i64 %62, -1
-  %64 = load ptr, ptr %11, align 8, !tbaa !37
-  %65 = load ptr, ptr %12, align 8, !tbaa !36
-  %66 = load i64, ptr %13, align 8, !tbaa !34
+  %64 = load ptr, ptr %11, align 8, !tbaa !41
+  %65 = load ptr, ptr %12, align 8, !tbaa !40
+  %66 = load i64, ptr %13, align 8, !tbaa !38
   %67 = mul nsw i64 %66, %1
   %68 = getelementptr inbounds i8, ptr %65, i64 %67
-  %69 = load i64, ptr %0, align 8, !tbaa !29
+  %69 = load i64, ptr %0, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %64, ptr readonly align 1 %68, i64 %69, i1 false)
-  %70 = load i64, ptr %14, align 8, !tbaa !30
+  %70 = load i64, ptr %14, align 8, !tbaa !34
   %71 = icmp sgt i64 %70, 0
   br i1 %71, label %72, label %91
 
 72:                                               ; preds = %61
-  %73 = load i64, ptr %0, align 8, !tbaa !29
+  %73 = load i64, ptr %0, align 8, !tbaa !33
   %74 = getelementptr inbounds i8, ptr %68, i64 %73
   br label %75
 
 75:                                               ; preds = %75, %72
   %76 = phi ptr [ %74, %72 ], [ %87, %75 ]
   %77 = phi i64 [ 0, %72 ], [ %88, %75 ]
-  %78 = load i64, ptr %15, align 8, !tbaa !24
+  %78 = load i64, ptr %15, align 8, !tbaa !29
   %79 = getelementptr inbounds i8, ptr %64, i64 %78
   %80 = shl nsw i64 %77, 4
   %81 = getelementptr inbounds i8, ptr %79, i64 %80
@@ -545,9 +1033,9 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %86 = load i64, ptr %84, align 8, !tbaa !13
   %87 = getelementptr inbounds i8, ptr %76, i64 %86
   %88 = add nuw nsw i64 %77, 1
-  %89 = load i64, ptr %14, align 8, !tbaa !30
+  %89 = load i64, ptr %14, align 8, !tbaa !34
   %90 = icmp slt i64 %88, %89
-  br i1 %90, label %75, label %91, !llvm.loop !31
+  br i1 %90, label %75, label %91, !llvm.loop !35
 
 91:                                               ; preds = %75, %61
   %92 = icmp eq i64 %62, 1
@@ -555,25 +1043,25 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 
 93:                                               ; preds = %91, %93
   %94 = phi i64 [ %98, %93 ], [ 0, %91 ]
-  %95 = load ptr, ptr %16, align 8, !tbaa !40
-  %96 = load ptr, ptr %11, align 8, !tbaa !37
-  %97 = load ptr, ptr %17, align 8, !tbaa !39
-  tail call void %95(ptr noundef %96, ptr noundef %97) #9
+  %95 = load ptr, ptr %16, align 8, !tbaa !44
+  %96 = load ptr, ptr %11, align 8, !tbaa !41
+  %97 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %95(ptr noundef %96, ptr noundef %97) #8
   %98 = add nuw nsw i64 %94, 1
   %99 = icmp eq i64 %98, %63
-  br i1 %99, label %100, label %93, !llvm.loop !42
+  br i1 %99, label %100, label %93, !llvm.loop !51
 
 100:                                              ; preds = %93, %91
   %101 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   %102 = add nsw i64 %101, %63
   store i64 %102, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %103 = load ptr, ptr %59, align 8, !tbaa !41
-  %104 = load ptr, ptr %11, align 8, !tbaa !37
-  %105 = load ptr, ptr %60, align 8, !tbaa !38
-  %106 = load ptr, ptr %17, align 8, !tbaa !39
-  tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #9
+  %103 = load ptr, ptr %59, align 8, !tbaa !45
+  %104 = load ptr, ptr %11, align 8, !tbaa !41
+  %105 = load ptr, ptr %60, align 8, !tbaa !42
+  %106 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #8
   %107 = icmp sgt i64 %62, 1
-  br i1 %107, label %61, label %263, !llvm.loop !43
+  br i1 %107, label %61, label %263, !llvm.loop !52
 
 108:                                              ; preds = %57, %132
   %109 = phi i64 [ %110, %132 ], [ 0, %57 ]
@@ -589,7 +1077,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %115 = phi double [ %124, %118 ], [ %112, %111 ]
   %116 = phi i64 [ %119, %118 ], [ 1, %111 ]
   %117 = icmp eq i64 %116, %3
-  br i1 %117, label %126, label %118, !llvm.loop !44
+  br i1 %117, label %126, label %118, !llvm.loop !47
 
 118:                                              ; preds = %114
   %119 = add i64 %116, 1
@@ -599,7 +1087,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %123 = uitofp nneg i64 %119 to double
   %124 = fdiv double %122, %123
   %125 = fcmp ogt double %124, 4.000000e+18
-  br i1 %125, label %126, label %114, !llvm.loop !44
+  br i1 %125, label %126, label %114, !llvm.loop !47
 
 126:                                              ; preds = %114, %118
   %127 = phi double [ %115, %114 ], [ %124, %118 ]
@@ -612,7 +1100,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 132:                                              ; preds = %126, %108, %111
   %133 = phi i64 [ 4000000000000000000, %111 ], [ 1, %108 ], [ %131, %126 ]
   %134 = icmp slt i64 %133, %20
-  br i1 %134, label %108, label %135, !llvm.loop !45
+  br i1 %134, label %108, label %135, !llvm.loop !53
 
 135:                                              ; preds = %132
   br i1 %10, label %158, label %136
@@ -626,7 +1114,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %140 = phi double [ %149, %143 ], [ %137, %136 ]
   %141 = phi i64 [ %144, %143 ], [ 1, %136 ]
   %142 = icmp eq i64 %141, %9
-  br i1 %142, label %151, label %143, !llvm.loop !44
+  br i1 %142, label %151, label %143, !llvm.loop !47
 
 143:                                              ; preds = %139
   %144 = add nuw nsw i64 %141, 1
@@ -636,7 +1124,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %148 = uitofp nneg i64 %144 to double
   %149 = fdiv double %147, %148
   %150 = fcmp ogt double %149, 4.000000e+18
-  br i1 %150, label %151, label %139, !llvm.loop !44
+  br i1 %150, label %151, label %139, !llvm.loop !47
 
 151:                                              ; preds = %139, %143
   %152 = phi double [ %140, %139 ], [ %149, %143 ]
@@ -667,7 +1155,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %171 = phi double [ %180, %174 ], [ %168, %166 ]
   %172 = phi i64 [ %175, %174 ], [ 1, %166 ]
   %173 = icmp eq i64 %172, %3
-  br i1 %173, label %182, label %174, !llvm.loop !44
+  br i1 %173, label %182, label %174, !llvm.loop !47
 
 174:                                              ; preds = %170
   %175 = add i64 %172, 1
@@ -677,7 +1165,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %179 = uitofp nneg i64 %175 to double
   %180 = fdiv double %178, %179
   %181 = fcmp ogt double %180, 4.000000e+18
-  br i1 %181, label %182, label %170, !llvm.loop !44
+  br i1 %181, label %182, label %170, !llvm.loop !47
 
 182:                                              ; preds = %170, %174
   %183 = phi double [ %171, %170 ], [ %180, %174 ]
@@ -694,26 +1182,26 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %192 = icmp slt i64 %191, %20
   %193 = add nsw i64 %20, -1
   %194 = select i1 %192, i64 %191, i64 %193
-  %195 = load ptr, ptr %11, align 8, !tbaa !37
-  %196 = load ptr, ptr %12, align 8, !tbaa !36
-  %197 = load i64, ptr %13, align 8, !tbaa !34
+  %195 = load ptr, ptr %11, align 8, !tbaa !41
+  %196 = load ptr, ptr %12, align 8, !tbaa !40
+  %197 = load i64, ptr %13, align 8, !tbaa !38
   %198 = mul nsw i64 %197, %1
   %199 = getelementptr inbounds i8, ptr %196, i64 %198
-  %200 = load i64, ptr %0, align 8, !tbaa !29
+  %200 = load i64, ptr %0, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %195, ptr readonly align 1 %199, i64 %200, i1 false)
-  %201 = load i64, ptr %14, align 8, !tbaa !30
+  %201 = load i64, ptr %14, align 8, !tbaa !34
   %202 = icmp sgt i64 %201, 0
   br i1 %202, label %203, label %222
 
 203:                                              ; preds = %188
-  %204 = load i64, ptr %0, align 8, !tbaa !29
+  %204 = load i64, ptr %0, align 8, !tbaa !33
   %205 = getelementptr inbounds i8, ptr %199, i64 %204
   br label %206
 
 206:                                              ; preds = %206, %203
   %207 = phi ptr [ %205, %203 ], [ %218, %206 ]
   %208 = phi i64 [ 0, %203 ], [ %219, %206 ]
-  %209 = load i64, ptr %15, align 8, !tbaa !24
+  %209 = load i64, ptr %15, align 8, !tbaa !29
   %210 = getelementptr inbounds i8, ptr %195, i64 %209
   %211 = shl nsw i64 %208, 4
   %212 = getelementptr inbounds i8, ptr %210, i64 %211
@@ -725,9 +1213,9 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %217 = load i64, ptr %215, align 8, !tbaa !13
   %218 = getelementptr inbounds i8, ptr %207, i64 %217
   %219 = add nuw nsw i64 %208, 1
-  %220 = load i64, ptr %14, align 8, !tbaa !30
+  %220 = load i64, ptr %14, align 8, !tbaa !34
   %221 = icmp slt i64 %219, %220
-  br i1 %221, label %206, label %222, !llvm.loop !31
+  br i1 %221, label %206, label %222, !llvm.loop !35
 
 222:                                              ; preds = %206, %188
   %223 = icmp sgt i64 %194, 0
@@ -735,38 +1223,38 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 
 224:                                              ; preds = %222, %224
   %225 = phi i64 [ %229, %224 ], [ 0, %222 ]
-  %226 = load ptr, ptr %16, align 8, !tbaa !40
-  %227 = load ptr, ptr %11, align 8, !tbaa !37
-  %228 = load ptr, ptr %17, align 8, !tbaa !39
-  tail call void %226(ptr noundef %227, ptr noundef %228) #9
+  %226 = load ptr, ptr %16, align 8, !tbaa !44
+  %227 = load ptr, ptr %11, align 8, !tbaa !41
+  %228 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %226(ptr noundef %227, ptr noundef %228) #8
   %229 = add nuw nsw i64 %225, 1
   %230 = icmp eq i64 %229, %194
-  br i1 %230, label %231, label %224, !llvm.loop !42
+  br i1 %230, label %231, label %224, !llvm.loop !51
 
 231:                                              ; preds = %224, %222
   %232 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   %233 = add nsw i64 %232, %194
   store i64 %233, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %234 = load ptr, ptr %12, align 8, !tbaa !36
-  %235 = load i64, ptr %13, align 8, !tbaa !34
+  %234 = load ptr, ptr %12, align 8, !tbaa !40
+  %235 = load i64, ptr %13, align 8, !tbaa !38
   %236 = mul nsw i64 %235, %18
   %237 = getelementptr inbounds i8, ptr %234, i64 %236
-  %238 = load ptr, ptr %11, align 8, !tbaa !37
-  %239 = load i64, ptr %0, align 8, !tbaa !29
+  %238 = load ptr, ptr %11, align 8, !tbaa !41
+  %239 = load i64, ptr %0, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %237, ptr readonly align 1 %238, i64 %239, i1 false)
-  %240 = load i64, ptr %14, align 8, !tbaa !30
+  %240 = load i64, ptr %14, align 8, !tbaa !34
   %241 = icmp sgt i64 %240, 0
   br i1 %241, label %242, label %261
 
 242:                                              ; preds = %231
-  %243 = load i64, ptr %0, align 8, !tbaa !29
+  %243 = load i64, ptr %0, align 8, !tbaa !33
   %244 = getelementptr inbounds i8, ptr %237, i64 %243
   br label %245
 
 245:                                              ; preds = %245, %242
   %246 = phi ptr [ %244, %242 ], [ %257, %245 ]
   %247 = phi i64 [ 0, %242 ], [ %258, %245 ]
-  %248 = load i64, ptr %15, align 8, !tbaa !24
+  %248 = load i64, ptr %15, align 8, !tbaa !29
   %249 = getelementptr inbounds i8, ptr %238, i64 %248
   %250 = shl nsw i64 %247, 4
   %251 = getelementptr inbounds i8, ptr %249, i64 %250
@@ -778,14 +1266,14 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %256 = load i64, ptr %254, align 8, !tbaa !13
   %257 = getelementptr inbounds i8, ptr %246, i64 %256
   %258 = add nuw nsw i64 %247, 1
-  %259 = load i64, ptr %14, align 8, !tbaa !30
+  %259 = load i64, ptr %14, align 8, !tbaa !34
   %260 = icmp slt i64 %258, %259
-  br i1 %260, label %245, label %261, !llvm.loop !23
+  br i1 %260, label %245, label %261, !llvm.loop !25
 
 261:                                              ; preds = %245, %231
   %262 = sub nsw i64 %20, %194
   tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %262, i64 noundef %9)
-  br i1 %223, label %19, label %263, !llvm.loop !46
+  br i1 %223, label %19, label %263, !llvm.loop !54
 
 263:                                              ; preds = %261, %100, %4, %50
   ret void
@@ -811,8 +1299,8 @@ attributes #4 = { mustprogress nounwind willreturn allockind("realloc") allocsiz
 attributes #5 = { mustprogress nounwind willreturn allockind("free") memory(argmem: readwrite, inaccessiblemem: readwrite) "alloc-family"="malloc" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #6 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 attributes #7 = { nounwind allocsize(0) }
-attributes #8 = { nounwind allocsize(1) }
-attributes #9 = { nounwind }
+attributes #8 = { nounwind }
+attributes #9 = { nounwind allocsize(1) }
 
 !llvm.module.flags = !{!0, !1, !2, !3}
 !llvm.ident = !{!4}
@@ -823,7 +1311,7 @@ attributes #9 = { nounwind }
 !3 = !{i32 7, !"uwtable", i32 2}
 !4 = !{!"Debian clang version 19.1.7 (3~deb12u1)"}
 !5 = !{!6, !7, i64 8}
-!6 = !{!"xz_tape", !7, i64 0, !7, i64 8, !7, i64 16, !10, i64 24, !11, i64 56}
+!6 = !{!"xz_tape", !7, i64 0, !7, i64 8, !7, i64 16, !10, i64 24, !11, i64 56, !11, i64 64, !7, i64 72}
 !7 = !{!"long", !8, i64 0}
 !8 = !{!"omnipotent char", !9, i64 0}
 !9 = !{!"Simple C/C++ TBAA"}
@@ -839,28 +1327,36 @@ attributes #9 = { nounwind }
 !19 = !{!"llvm.loop.isvectorized", i32 1}
 !20 = !{!"llvm.loop.unroll.runtime.disable"}
 !21 = distinct !{!21, !18, !20, !19}
-!22 = !{!6, !11, i64 56}
-!23 = distinct !{!23, !18}
-!24 = !{!10, !7, i64 16}
-!25 = !{!8, !8, i64 0}
+!22 = !{!6, !11, i64 64}
+!23 = !{!6, !7, i64 72}
+!24 = !{!6, !11, i64 56}
+!25 = distinct !{!25, !18}
 !26 = distinct !{!26, !18}
-!27 = !{!6, !7, i64 0}
-!28 = !{!6, !7, i64 48}
-!29 = !{!10, !7, i64 0}
-!30 = !{!10, !7, i64 8}
-!31 = distinct !{!31, !18}
-!32 = distinct !{!32, !18}
-!33 = !{i64 0, i64 8, !13, i64 8, i64 8, !13, i64 16, i64 8, !13, i64 24, i64 8, !13}
-!34 = !{!35, !7, i64 32}
-!35 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80}
-!36 = !{!35, !11, i64 40}
-!37 = !{!35, !11, i64 48}
-!38 = !{!35, !11, i64 56}
-!39 = !{!35, !11, i64 64}
-!40 = !{!35, !11, i64 72}
-!41 = !{!35, !11, i64 80}
-!42 = distinct !{!42, !18}
-!43 = distinct !{!43, !18}
-!44 = distinct !{!44, !18}
-!45 = distinct !{!45, !18}
+!27 = !{!8, !8, i64 0}
+!28 = distinct !{!28, !18}
+!29 = !{!10, !7, i64 16}
+!30 = distinct !{!30, !18}
+!31 = !{!6, !7, i64 0}
+!32 = !{!6, !7, i64 48}
+!33 = !{!10, !7, i64 0}
+!34 = !{!10, !7, i64 8}
+!35 = distinct !{!35, !18}
+!36 = distinct !{!36, !18}
+!37 = !{i64 0, i64 8, !13, i64 8, i64 8, !13, i64 16, i64 8, !13, i64 24, i64 8, !13}
+!38 = !{!39, !7, i64 32}
+!39 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80}
+!40 = !{!39, !11, i64 40}
+!41 = !{!39, !11, i64 48}
+!42 = !{!39, !11, i64 56}
+!43 = !{!39, !11, i64 64}
+!44 = !{!39, !11, i64 72}
+!45 = !{!39, !11, i64 80}
 !46 = distinct !{!46, !18}
+!47 = distinct !{!47, !18}
+!48 = distinct !{!48, !18}
+!49 = distinct !{!49, !18}
+!50 = distinct !{!50, !18}
+!51 = distinct !{!51, !18}
+!52 = distinct !{!52, !18}
+!53 = distinct !{!53, !18}
+!54 = distinct !{!54, !18}

@@ -34,7 +34,8 @@ each derivative function made from the code, `a` where none is (after the last r
 `xenzyme-opt prog.ll -p enzyme -t obj -o prog.o`, or `-p 'enzyme{preopt=0 postopt=3}'` to
 differentiate the unoptimised program (the ablation the benchmarks report); `mincut=0` caches
 each needed value as it is instead of choosing the caches by a minimum cut;
-`enzyme{checkpoint=binomial checkpoints=32}` (or `checkpoint=periodic period=100`) reverses the
+`enzyme{checkpoint=binomial checkpoints=32}` (or `checkpoint=periodic period=100`, or
+`checkpoint=online checkpoints=32` for loops of unknown length) reverses the
 outermost counted loops of differentiated functions from checkpoints of their state
 (xenzyme/transforms/checkpoint_loops.py) rather than from a cache of every iteration, and
 `enzyme{tape-budget-mb=256}` chooses binomial checkpointing with as many snapshots as 256 MiB hold;
@@ -131,9 +132,9 @@ class EnzymePass(ModulePass):
     checkpoint: str = "off"
     """How the outermost counted loops of differentiated functions are reversed: `off` (every
     iteration cached), `binomial` (revolve, `checkpoints` snapshots), `periodic` (a snapshot every
-    `period` steps); see xenzyme/transforms/checkpoint_loops.py."""
+    `period` steps), `online` (`checkpoints` snapshots placed as the loop runs); see xenzyme/transforms/checkpoint_loops.py."""
     checkpoints: int | None = None
-    """Binomial checkpointing's snapshots (32 when neither they nor a budget is given)."""
+    """Binomial and online checkpointing's snapshots (32 when neither they nor a budget is given)."""
     period: int = 100
     tape_budget_mb: int | float | None = None
     """The memory the snapshots of a loop may take, in MiB: binomial checkpointing with as many

@@ -1,5 +1,5 @@
 ; RUN: not xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=binomial}' 2>&1 | filecheck %s
-; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=online}' 2>&1 | filecheck %s --check-prefix=SCHEME
+; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=revolve}' 2>&1 | filecheck %s --check-prefix=SCHEME
 ; RUN: not xenzyme-opt %s -p 'checkpoint-loops{scheme=periodic period=0}' 2>&1 | filecheck %s --check-prefix=PERIOD
 ; RUN: not xenzyme-opt %s -p 'checkpoint-loops{budget-mb=64 checkpoints=8}' 2>&1 | filecheck %s --check-prefix=BUDGET
 ; RUN: not xenzyme-opt %s -p 'enzyme{tape-budget-mb=0}' 2>&1 | filecheck %s --check-prefix=BUDGET0
@@ -8,8 +8,8 @@
 ; a checkpoint would hold is not bounded when the loop starts.
 ; CHECK: xenzyme-opt: error: {{.*}}checkpoint=binomial: cannot checkpoint a loop of @f: the loop body writes memory whose extent is not known when the loop starts
 ; CHECK: note: {{.*}}use checkpoint=off for this function
-; SCHEME: xenzyme-opt: error: checkpoint-loops: unknown checkpointing scheme 'online'
-; SCHEME: note: the schemes are off, binomial and periodic
+; SCHEME: xenzyme-opt: error: checkpoint-loops: unknown checkpointing scheme 'revolve'
+; SCHEME: note: the schemes are off, binomial, periodic and online
 ; PERIOD: xenzyme-opt: error: checkpoint-loops: period must be a positive integer (got 0)
 ; BUDGET: xenzyme-opt: error: checkpoint-loops: a tape budget chooses the number of checkpoints: it cannot be given too (checkpoints=8)
 ; BUDGET: note: give either the budget (in MiB) or checkpoints=N

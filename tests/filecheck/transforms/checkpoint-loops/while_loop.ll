@@ -1,4 +1,5 @@
 ; RUN: xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=binomial checkpoints=4}' | filecheck %s
+; RUN: xenzyme-opt %s -p 'raise-enzyme-calls,checkpoint-loops{scheme=online checkpoints=5}' | filecheck %s --check-prefix=ONLINE
 
 ; A loop run until its test fails (Newton's iteration to convergence): the step keeps the test
 ; and stores whether another step is wanted; the loop is called with n = -1 (count as it runs).
@@ -46,3 +47,11 @@ define void @g(ptr %p, ptr %dp, double %x0) {
 ; CHECK-LABEL: llvm.func internal @__xenzyme_ckpt.f.0.augment(
 ; CHECK-DAG:     %[[FLAGAT:.*]] = llvm.mlir.constant(24) : i64
 ; CHECK:         llvm.call @__xenzyme_checkpoint_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[FLAGAT]],
+
+; The online scheme: the runtime's scheme 3, with its 5 snapshots placed as the loop runs.
+; ONLINE:      llvm.call @__xenzyme_ckpt.f.0.loop(%{{.*}}, %{{.*}})
+; ONLINE:      autodiff.autodiff @__xenzyme_ckpt.f.0.step(%{{.*}}) activity [dup] ret none
+; ONLINE:      llvm.func internal @__xenzyme_ckpt.f.0.augment(
+; ONLINE-DAG:    %[[SCHEME:.*]] = llvm.mlir.constant(3) : i64
+; ONLINE-DAG:    %[[SLOTS:.*]] = llvm.mlir.constant(5) : i64
+; ONLINE:        llvm.call @__xenzyme_checkpoint_forward(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[SCHEME]], %[[SLOTS]])
