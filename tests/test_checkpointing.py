@@ -517,3 +517,91 @@ def test_checkpoint_options_are_part_of_the_cache_key(tmp_path: Path, monkeypatc
         xz.gradient(src, "trajectory", acts, checkpoint="binomial")
     p, dp = np.array([1.3, 0.2]), np.zeros(2)
     assert np.isfinite(g_off(p, dp, 0.7, 10))
+
+
+# ---- a loop marked in C: __enzyme_checkpoint(c) ------------------------------------------------
+
+
+MARKED_TRIPS = [0, 1, 2, 3 - 1, 3, 3 + 1, 7, 400]  # (marked.c marks its loop with 3 checkpoints)
+
+
+@pytest.mark.parametrize(("level", "pipeline", "defines"), [
+    ("-O0", "enzyme", []),
+    ("-O2", "enzyme", []),
+    ("-O2", "enzyme{checkpoint=periodic period=5}", []),  # (the marked loop keeps its own binomial c = 3)
+    ("-O2", "enzyme", ["-DPRIMAL_BUILD"]),  # (the marker defined as a weak no-op)
+])  # fmt: skip
+def test_marked_loop(level: str, pipeline: str, defines: list, tmp_path: Path) -> None:
+    """marked.c built and linked (its primal-only function's marker is gone, or it would not
+    link): the marked loop re-runs revolve's optimum for c = 3, and its gradient is the
+    unmarked loop's, bit for bit in effect, and central differences'."""
+    ll, obj, exe = tmp_path / "m.ll", tmp_path / "m.o", tmp_path / "m"
+    src = str(PROGRAMS / "marked.c")
+    assert run([clang(), level, *defines, "-S", "-emit-llvm", src, "-o", str(ll)]).returncode == 0
+    r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
+    assert r.returncode == 0, r.stderr
+    r = run(["cc", str(obj), "-lm", "-o", str(exe)])
+    assert r.returncode == 0, r.stderr
+    r = run([str(exe), *map(str, MARKED_TRIPS)])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.split("\n")[:-1]
+    assert len(lines) == len(MARKED_TRIPS)
+    for line in lines:
+        f = line.split()
+        n, steps = int(f[0]), int(f[1])
+        assert steps == revolve_optimum(n, 3), line
+        values, ref, fd = np.array(f[2:5], float), np.array(f[5:8], float), np.array(f[8:11], float)
+        np.testing.assert_allclose(values, ref, rtol=1e-12, atol=1e-15, err_msg=line)
+        np.testing.assert_allclose(values, fd, rtol=1e-5, atol=1e-8, err_msg=line)
+        x = 0.3
+        for _ in range(n):
+            x = 0.5 * x + 1.0
+        assert float(f[11]) == pytest.approx(x, rel=1e-15), line
+
+
+
+_MARKER_ERRORS = r"""
+extern void __enzyme_checkpoint(int checkpoints);
+double nested(double x, int n, int m) {
+  for (int t = 0; t < n; t++)
+    for (int k = 0; k < m; k++) {
+      __enzyme_checkpoint(4);
+      x = x * 0.5 + 1.0;
+    }
+  return x;
+}
+double counted(double x, int n, int c) {
+  for (int t = 0; t < n; t++) {
+    __enzyme_checkpoint(c);
+    x = x * 0.5 + 1.0;
+  }
+  return x;
+}
+double zero(double x, int n) {
+  for (int t = 0; t < n; t++) {
+    __enzyme_checkpoint(0);
+    x = x * 0.5 + 1.0;
+  }
+  return x;
+}
+double outside(double x, int n) {
+  __enzyme_checkpoint(2);
+  for (int t = 0; t < n; t++) x = x * 0.5 + 1.0;
+  return x;
+}
+"""
+
+
+@pytest.mark.parametrize(("function", "activity", "message", "line"), [
+    ("nested", ["active", "const", "const"], "marks a loop nested in another loop of @nested", 6),
+    ("counted", ["active", "const", "const"], "must be a positive integer constant (got a value known only", 13),
+    ("zero", ["active", "const"], "must be a positive integer constant (got 0)", 20),
+    ("outside", ["active", "const"], "is not inside a loop of @outside", 26),
+])  # fmt: skip
+def test_marker_errors(function: str, activity: list, message: str, line: int, tmp_path: Path) -> None:
+    src = tmp_path / "markers.c"
+    src.write_text(_MARKER_ERRORS)
+    with pytest.raises(XenzymeError) as err:
+        xz.gradient(str(src), function, activity, clang_flags=["-O2", "-g"], cache=False)
+    text = str(err.value)
+    assert message in text and f"markers.c:{line}:" in text, text

@@ -5,6 +5,7 @@ checkpoints of their state, so that a gradient's memory does not grow with the t
     checkpoint-loops{scheme=periodic period=100}       a snapshot every M steps
     checkpoint-loops{scheme=online checkpoints=32}     c snapshots placed as the loop runs
     checkpoint-loops{budget-mb=256}                    binomial, as many snapshots as 256 MiB hold
+    __enzyme_checkpoint(32);  (first in a loop's body)  that loop: binomial, 32 snapshots
     enzyme{checkpoint=binomial checkpoints=32}         the same inside the whole pipeline
     enzyme{tape-budget-mb=256}
     xz.gradient(src, "f", checkpoint="binomial", checkpoints=32)
@@ -66,6 +67,18 @@ checkpointing on (`checkpoint=off` with a budget is binomial), and given with `c
 or `checkpoint=periodic` it is an error rather than a silent choice of one of them.  The
 runtime's weak `__xenzyme_checkpoint_snapshots` holds the c of the last reversal.
 
+One loop can be marked in C instead: `extern void __enzyme_checkpoint(int checkpoints);`
+called first in its body (a declared, never defined function, as Enzyme's `__enzyme_autodiff`,
+and with its prefix: a call that exists only for the differentiator).  The marked loop, the
+innermost one whose blocks hold the call -- at -O2 the call may sit in the rotated loop's
+header, its body or a block split off it, so the call's block, not its place, decides -- must
+be an outermost loop of a request-named function; it gets binomial checkpointing with that many
+snapshots whatever the pass's scheme (`off` included, where only marked loops are outlined).
+Every marker call is removed (and its declaration): in functions no request names it marks
+nothing, and the program must link.  A program also built without xenzyme gives the marker a
+weak empty definition, which is kept, unused.  A count that is not a positive integer constant,
+a marker outside a loop or in an inner loop is an error at the call.
+
 Refused with an error naming the loop or the store (what to do: `checkpoint=off` for that
 function): a loop that leaves from more than one place (a `break`), a store
 whose range cannot be bounded exactly enough where the loop starts (an address carried from one
@@ -106,6 +119,7 @@ from xenzyme.rules.libm import MATH
 from xenzyme.transforms.diff.errors import location_of
 
 SCHEMES = ("off", "binomial", "periodic", "online")
+MARKER = "__enzyme_checkpoint"
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_runtime.ll")
 _PTR = ext.LLVMPointerType()
 COUNTERS = ("__xenzyme_checkpoint_steps", "__xenzyme_checkpoint_snapshots")  # (the runtime's weak globals)
@@ -173,7 +187,9 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
     if budget_mb is not None:
         scheme, param = "budget", min(max(1, int(budget_mb * MIB)), 1 << 62)  # (bytes, as an i64)
     elif scheme == "off":
-        return
+        param = 0
+        if not any(isinstance(f, xllvm.FuncOp) and f.sym_name.data == MARKER for f in module.ops):
+            return
     else:
         param = (checkpoints or DEFAULT_CHECKPOINTS) if scheme in ("binomial", "online") else period
     names: list[str] = []
@@ -187,6 +203,7 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
             const_args[n] = const_args[n] & mine if n in const_args else mine
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
     filename = _filename(module)
+    marked = _take_markers(module, names, filename)
     counter = 0
     for name in names:
         fn = functions.get(name)
@@ -194,21 +211,85 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
             continue
         while True:  # (one loop at a time: the CFG changes with each)
             cfg = CFG(fn.body)
-            todo = [lp for lp in cfg.loops if lp.parent is None]
+            todo = [lp for lp in cfg.loops if lp.parent is None and (scheme != "off" or lp.header in marked)]
             if not todo:
                 break
             loop = min(todo, key=lambda lp: cfg.index[lp.header])
+            mine = marked.get(loop.header)
             try:
                 state = loop_state(cfg, loop, frozenset(MATH))
             except LoopStateError as err:
                 at = location_of(err.op, filename) if err.op is not None else None
-                label = "tape-budget-mb" if scheme == "budget" else f"checkpoint={scheme}"
+                label = (f"{MARKER}({mine[0]}) at {mine[1]}" if mine is not None else
+                         "tape-budget-mb" if scheme == "budget" else f"checkpoint={scheme}")  # fmt: skip
                 raise XenzymeError(f"{label}: cannot checkpoint a loop of @{name}: {err.message}", at,
                                    [*err.notes, "use checkpoint=off for this function"]
                                    if "checkpoint=off" not in " ".join(err.notes) else list(err.notes)) from None  # fmt: skip
             key = f"__xenzyme_ckpt.{name}.{counter}"
             counter += 1
-            _outline(module, fn, cfg, state, key, scheme, param, const_args.get(name, set()))
+            loop_scheme, loop_param = ("binomial", mine[0]) if mine is not None else (scheme, param)
+            _outline(module, fn, cfg, state, key, loop_scheme, loop_param, const_args.get(name, set()))
+
+
+def _take_markers(module: ModuleOp, names: list[str], filename: str | None) -> dict[Block, tuple[int, str]]:
+    """Remove every call of the marker `MARKER` from `module`; for those in the functions `names`
+    (the request-named ones), the header of the loop each marks, with its count and where the
+    call is.  The marked loop is the innermost one whose blocks hold the call (at -O2 the call
+    may sit in the rotated loop's header, its body or a block the optimiser split off)."""
+    marked: dict[Block, tuple[int, str]] = {}
+    for fn in [f for f in module.ops if isinstance(f, xllvm.FuncOp) and f.body.blocks]:
+        calls = [o for o in fn.walk() if isinstance(o, xllvm.CallOp) and o.callee is not None
+                 and o.callee.string_value() == MARKER]  # fmt: skip
+        if not calls:
+            continue
+        cfg = CFG(fn.body) if fn.sym_name.data in names else None
+        for call in calls:
+            where = location_of(call, filename)
+            if cfg is not None:
+                here = str(where) if where is not None else f"@{fn.sym_name.data}"
+                count = _marker_count(call, where)
+                loops = [lp for lp in cfg.loops if call.parent_block() in lp.blocks]
+                if not loops:
+                    raise XenzymeError(f"{MARKER}({count}) is not inside a loop of @{fn.sym_name.data}", where,
+                                       [f"call {MARKER}(c) as the first statement of the body of the loop to "
+                                        "checkpoint"])  # fmt: skip
+                loop = min(loops, key=lambda lp: len(lp.blocks))
+                if loop.parent is not None:
+                    raise XenzymeError(f"{MARKER}({count}) marks a loop nested in another loop of "
+                                       f"@{fn.sym_name.data}: only the outermost loops of a differentiated "
+                                       "function are checkpointed", where,
+                                       [f"move the {MARKER} call into the body of the outermost loop"])  # fmt: skip
+                before = marked.get(loop.header)
+                if before is not None and before[0] != count:
+                    raise XenzymeError(f"{MARKER}({count}) marks a loop already marked with {before[0]} "
+                                       f"checkpoints (at {before[1]})", where,
+                                       ["mark each loop once"])  # fmt: skip
+                marked[loop.header] = (count, here)
+            count_ops = [a.owner for a in call.args if isinstance(a.owner, xllvm.ConstantOp)]
+            call.detach()
+            call.erase()
+            for c in count_ops:
+                if not c.results[0].uses:
+                    c.detach()
+                    c.erase()
+    for f in list(module.ops):  # (a declaration without calls is dropped; a user's definition kept)
+        if isinstance(f, xllvm.FuncOp) and f.sym_name.data == MARKER and not f.body.blocks:
+            f.detach()
+            f.erase()
+    return marked
+
+
+def _marker_count(call: xllvm.CallOp, where) -> int:
+    """The marker's number of checkpoints: a positive integer constant."""
+    args = list(call.args)
+    v = args[0] if len(args) == 1 else None
+    c = v.owner if v is not None else None
+    value = c.value.value.data if isinstance(c, xllvm.ConstantOp) and isinstance(c.value, IntegerAttr) else None
+    if value is None or value < 1:
+        got = "a value known only at run time" if value is None else str(value)
+        raise XenzymeError(f"{MARKER}: the number of checkpoints must be a positive integer constant (got {got})",
+                           where, [f"for example {MARKER}(32); the count is fixed when the program is compiled"])  # fmt: skip
+    return value
 
 
 def _filename(module: ModuleOp) -> str | None:
