@@ -560,6 +560,18 @@ def test_marked_loop(level: str, pipeline: str, defines: list, tmp_path: Path) -
 
 
 
+def test_markers_of_a_program_without_requests_are_removed(tmp_path: Path) -> None:
+    """xz.compile of a program nothing differentiates: the marker goes, the program runs."""
+    src = tmp_path / "p.c"
+    src.write_text("extern void __enzyme_checkpoint(int checkpoints);\n"
+                   "double h(double x, int n) {\n"
+                   "  for (int t = 0; t < n; t++) { __enzyme_checkpoint(2); x = 0.5 * x + 1.0; }\n"
+                   "  return x;\n}\n")  # fmt: skip
+    for level in ("-O0", "-O2"):
+        lib = xz.compile(xz.load(str(src), clang_flags=[level]), cache=False)
+        assert lib.h(0.3, 3) == pytest.approx(((0.3 * 0.5 + 1) * 0.5 + 1) * 0.5 + 1, rel=1e-15)
+
+
 _MARKER_ERRORS = r"""
 extern void __enzyme_checkpoint(int checkpoints);
 double nested(double x, int n, int m) {

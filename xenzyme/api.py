@@ -264,6 +264,11 @@ def _compile(mod: ModuleOp, opt_level: int, store: Cache | None, k: str | None) 
 
         mod = mod.clone()
         EnzymePass(preopt=2, postopt=0).apply(context(), mod)
+    elif any(isinstance(f, xllvm.FuncOp) and f.sym_name.data == "__enzyme_checkpoint" for f in mod.ops):
+        from xenzyme.transforms.checkpoint_loops import remove_markers
+
+        mod = mod.clone()  # (checkpoint markers with nothing differentiated: they go, as in `enzyme`)
+        remove_markers(mod)
     functions = {
         op.sym_name.data: FunctionInfo(list(op.function_type.inputs.data), op.function_type.output,
                                        op.function_type.is_variadic, signature(mod, op))  # fmt: skip

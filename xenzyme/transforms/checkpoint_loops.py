@@ -231,6 +231,13 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
             _outline(module, fn, cfg, state, key, loop_scheme, loop_param, const_args.get(name, set()))
 
 
+def remove_markers(module: ModuleOp) -> None:
+    """Remove the checkpoint markers of a module no derivative request reaches (compiled as it
+    is): they mark nothing there, and the program must link without them."""
+    if any(isinstance(f, xllvm.FuncOp) and f.sym_name.data == MARKER for f in module.ops):
+        _take_markers(module, [], None)
+
+
 def _take_markers(module: ModuleOp, names: list[str], filename: str | None) -> dict[Block, tuple[int, str]]:
     """Remove every call of the marker `MARKER` from `module`; for those in the functions `names`
     (the request-named ones), the header of the loop each marks, with its count and where the
