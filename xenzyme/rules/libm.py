@@ -90,7 +90,12 @@ def _atan2(e: Emitter, x: list[Getter], y: Getter) -> Partials:
 
 
 def _hypot(e: Emitter, x: list[Getter], y: Getter) -> Partials:
-    return (lambda: Partial(factor=x[0](), divisor=y()), lambda: Partial(factor=x[1](), divisor=y()))
+    # d/da hypot(a, b) = a / hypot(a, b); at a = b = 0 (a norm that starts at zero) that is 0/0:
+    # the argument that is zero contributes zero (a subgradient) instead of NaN.
+    def partial(v: SSAValue) -> Partial:
+        return Partial(factor=v, divisor=y(), unless=e.fcmp("oeq", v, e.const(0, v)))
+
+    return (lambda: partial(x[0]()), lambda: partial(x[1]()))
 
 
 def _fmod(e: Emitter, x: list[Getter], y: Getter) -> Partials:

@@ -27,6 +27,10 @@ class Partial:
     Keeping the division (rather than a factor 1/divisor) and the selects lets reverse mode emit
     exactly `d / (2*y)` for sqrt or `select(c, d, 0)` for fmax, one instruction per contribution
     and no multiplication of a zero with an infinite adjoint.  The empty `Partial()` is 1.
+
+    A partial with a divisor maps a zero seed to zero even where the divisor is zero: `sqrt(acc)`
+    of a state that starts at the constant 0 has a zero tangent there, not 0/0 = NaN (the rule
+    fdiv follows too).  A nonzero seed there still gives the infinity the derivative is.
     """
 
     factor: SSAValue | None = None
@@ -34,6 +38,8 @@ class Partial:
     negate: bool = False
     where: SSAValue | None = None
     unless: SSAValue | None = None
+    zero_seed_gives_zero: bool = False
+    """Set where the divisor was folded into the factor (`folded`), which then may be infinite."""
 
     def apply(self, e: Emitter, t: SSAValue, negate: bool | None = None) -> SSAValue:
         """The map applied to `t` (`negate` overrides the sign, for a caller that subtracts)."""
@@ -42,6 +48,8 @@ class Partial:
             v = e.mul(v, self.factor)
         if self.divisor is not None:
             v = e.div(v, self.divisor)
+        if self.divisor is not None or self.zero_seed_gives_zero:
+            v = e.select(e.fcmp("une", t, e.zero(t.type)), v, e.zero(v.type))
         if self.negate if negate is None else negate:
             v = e.neg(v)
         if self.where is not None:
@@ -56,7 +64,7 @@ class Partial:
         if self.divisor is None:
             return self
         num = self.factor if self.factor is not None else e.const(1, self.divisor)
-        return Partial(e.div(num, self.divisor), None, self.negate, self.where, self.unless)
+        return Partial(e.div(num, self.divisor), None, self.negate, self.where, self.unless, True)
 
 
 ONE = Partial()

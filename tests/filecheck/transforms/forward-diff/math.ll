@@ -24,13 +24,18 @@ define double @chain(double %x, double %y) {
   ret double %r
 }
 
-; exp' = exp (the primal value), log' = 1/x, pow: y x^(y-1) dx + x^y log x dy, sqrt' = 1/(2 sqrt).
+; exp' = exp (the primal value), log' = 1/x, pow: y x^(y-1) dx + x^y log x dy, sqrt' = 1/(2 sqrt);
+; a division by the argument maps a zero tangent to zero (never 0/0).
 ; CHECK-LABEL: llvm.func internal @fwddiffechain(
 ; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[DX:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[DY:[^:]+]]: f64) -> f64
 ; CHECK:         %[[E:.*]] = llvm.call @exp(%[[X]]) {fn_attrs = ["nounwind", "willreturn", "memory(none)"]}
 ; CHECK-NEXT:    %[[DE:.*]] = llvm.fmul %[[DX]], %[[E]] : f64
 ; CHECK-NEXT:    %[[L:.*]] = llvm.call @log(%[[E]])
-; CHECK-NEXT:    %[[DL:.*]] = llvm.fdiv %[[DE]], %[[E]] : f64
+; CHECK-NEXT:    %[[Q:.*]] = llvm.fdiv %[[DE]], %[[E]] : f64
+; CHECK-NEXT:    %[[Z0:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[NZ:.*]] = llvm.fcmp "une" %[[DE]], %[[Z0]] : f64
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[DL:.*]] = llvm.select %[[NZ]], %[[Q]], %[[Z1]] : i1, f64
 ; CHECK-NEXT:    %[[P:.*]] = llvm.call @pow(%[[L]], %[[Y]])
 ; CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[YM1:.*]] = llvm.fsub %[[Y]], %[[ONE]] : f64
@@ -44,7 +49,11 @@ define double @chain(double %x, double %y) {
 ; CHECK-NEXT:    %[[R:.*]] = llvm.intr.sqrt(%[[P]]) : (f64) -> f64
 ; CHECK-NEXT:    %[[TWO:.*]] = llvm.mlir.constant(2.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[R2:.*]] = llvm.fmul %[[R]], %[[TWO]] : f64
-; CHECK-NEXT:    %[[DR:.*]] = llvm.fdiv %[[DP]], %[[R2]] : f64
+; CHECK-NEXT:    %[[Q2:.*]] = llvm.fdiv %[[DP]], %[[R2]] : f64
+; CHECK-NEXT:    %[[Z2:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[NZ2:.*]] = llvm.fcmp "une" %[[DP]], %[[Z2]] : f64
+; CHECK-NEXT:    %[[Z3:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[DR:.*]] = llvm.select %[[NZ2]], %[[Q2]], %[[Z3]] : i1, f64
 ; CHECK-NEXT:    llvm.return %[[DR]] : f64
 
 define double @const_exponent(double %x, double %y) {

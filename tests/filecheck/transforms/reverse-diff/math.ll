@@ -77,7 +77,11 @@ define double @f_log(double %x) {
 ; CHECK-SAME:      %[[X:[^:]+]]: f64, %{{[^:]+}}: f64) -> f64
 ; CHECK:         %[[D:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f64
 ; CHECK:         %[[Q:.*]] = llvm.fdiv %[[D]], %[[X]] : f64
-; CHECK-NEXT:    autodiff.accumulate %{{.*}}, %[[Q]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[NZ:.*]] = llvm.fcmp "une" %[[D]], %[[Z]] : f64
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[G:.*]] = llvm.select %[[NZ]], %[[Q]], %[[Z1]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %{{.*}}, %[[G]] : !llvm.ptr, f64
 
 define double @f_pow(double %x, double %y) {
   %r = call double @pow(double %x, double %y)
@@ -111,7 +115,11 @@ define double @f_sqrt(double %x) {
 ; CHECK:         %[[TWO:.*]] = llvm.mlir.constant(2.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[R2:.*]] = llvm.fmul %[[R]], %[[TWO]] : f64
 ; CHECK-NEXT:    %[[Q:.*]] = llvm.fdiv %[[D]], %[[R2]] : f64
-; CHECK-NEXT:    autodiff.accumulate %{{.*}}, %[[Q]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[NZ:.*]] = llvm.fcmp "une" %[[D]], %[[Z]] : f64
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    %[[G:.*]] = llvm.select %[[NZ]], %[[Q]], %[[Z1]] : i1, f64
+; CHECK-NEXT:    autodiff.accumulate %{{.*}}, %[[G]] : !llvm.ptr, f64
 
 define double @f_fabs(double %x) {
   %r = call double @llvm.fabs.f64(double %x)
