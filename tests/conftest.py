@@ -30,3 +30,24 @@ def clang() -> str:
 
 def run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=kw.pop("timeout", 300), **kw)
+
+
+def fd(f, x: float, h: float = 1e-6) -> float:
+    """Central difference of a scalar function at x."""
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+def fd_array(f, a, h: float = 1e-6):
+    """d f() / d a by central differences, element by element (f reads the array a in place)."""
+    import numpy as np
+
+    out = np.zeros(a.shape)
+    for idx in np.ndindex(a.shape):
+        old = a[idx]
+        a[idx] = old + h
+        up = f()
+        a[idx] = old - h
+        down = f()
+        a[idx] = old
+        out[idx] = (up - down) / (2 * h)
+    return out

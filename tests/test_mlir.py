@@ -15,29 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import fd, fd_array
 
 import xenzyme as xz
 from xenzyme.diagnostics import XenzymeError
 
 PROGRAMS = Path(__file__).parent / "programs" / "mlir"
-
-
-def _fd(f, x: float, h: float = 1e-6) -> float:
-    return (f(x + h) - f(x - h)) / (2 * h)
-
-
-def _fd_array(f, a: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    """d f / d a by central differences, element by element (on a float64 copy's values)."""
-    out = np.zeros(a.shape)
-    for idx in np.ndindex(a.shape):
-        old = a[idx]
-        a[idx] = old + h
-        up = f()
-        a[idx] = old - h
-        down = f()
-        a[idx] = old
-        out[idx] = (up - down) / (2 * h)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +56,8 @@ def test_scalar_chain_f64(scalar, x, y):
     assert lib.chain(x, y) == pytest.approx(_chain_ref(x, y), rel=1e-12)
     g = xz.gradient(m, "chain")  # defaults: both floats active
     dx, dy = g(x, y)
-    assert dx == pytest.approx(_fd(lambda t: lib.chain(t, y), x), rel=1e-6)
-    assert dy == pytest.approx(_fd(lambda t: lib.chain(x, t), y), rel=1e-6)
+    assert dx == pytest.approx(fd(lambda t: lib.chain(t, y), x), rel=1e-6)
+    assert dy == pytest.approx(fd(lambda t: lib.chain(x, t), y), rel=1e-6)
 
 
 def test_scalar_chain_f32(scalar):
@@ -84,8 +67,8 @@ def test_scalar_chain_f32(scalar):
     assert lib.chain32(x, y) == pytest.approx(ref, rel=1e-6)
     g = xz.gradient(m, "chain32", ["active", "active"])
     dx, dy = g(x, y)
-    ref_dx = _fd(lambda t: max(math.log1p(math.cos(t) * y), 2 * y) + math.exp(t), x)
-    ref_dy = _fd(lambda t: max(math.log1p(math.cos(x) * t), 2 * t) + math.exp(x), y)
+    ref_dx = fd(lambda t: max(math.log1p(math.cos(t) * y), 2 * y) + math.exp(t), x)
+    ref_dy = fd(lambda t: max(math.log1p(math.cos(x) * t), 2 * t) + math.exp(x), y)
     assert dx == pytest.approx(ref_dx, rel=1e-4)
     assert dy == pytest.approx(ref_dy, rel=1e-4)
 
@@ -96,19 +79,19 @@ def test_mixed_precision_and_casts(scalar):
     assert lib.mixed(x, y, k) == pytest.approx(math.atan(abs(x * float(y) * k)), rel=1e-12)
     g = xz.gradient(m, "mixed", ["active", "active", "const"])
     dx, dy = g(x, y, k)
-    assert dx == pytest.approx(_fd(lambda t: lib.mixed(t, y, k), x), rel=1e-6)
-    assert dy == pytest.approx(_fd(lambda t: math.atan(abs(x * t * k)), float(y)), rel=1e-5)
+    assert dx == pytest.approx(fd(lambda t: lib.mixed(t, y, k), x), rel=1e-6)
+    assert dy == pytest.approx(fd(lambda t: math.atan(abs(x * t * k)), float(y)), rel=1e-5)
 
 
 def test_scalar_forward_mode(scalar):
     m, lib = scalar
     x, y = 0.3, 1.7
     t = xz.tangent(m, "chain", ["dup", "dup"])
-    want = _fd(lambda s: lib.chain(x + s * 0.5, y - s * 2.0), 0.0)
+    want = fd(lambda s: lib.chain(x + s * 0.5, y - s * 2.0), 0.0)
     assert t(x, 0.5, y, -2.0) == pytest.approx(want, rel=1e-6)
     tv = xz.tangent(m, "chain", ["dup", "const"], width=2)
     d1, d2 = tv(x, 1.0, 3.0, y)
-    dx = _fd(lambda s: lib.chain(s, y), x)
+    dx = fd(lambda s: lib.chain(s, y), x)
     assert (d1, d2) == (pytest.approx(dx, rel=1e-6), pytest.approx(3 * dx, rel=1e-6))
 
 
@@ -128,7 +111,7 @@ def test_for_iter_args(loops, n):
     x = 0.8
     assert lib.recurrence(x, n) == pytest.approx(_recurrence_ref(x, n), rel=1e-12)
     g = xz.gradient(m, "recurrence", ["active", "const"])
-    assert g(x, n) == pytest.approx(_fd(lambda t: lib.recurrence(t, n), x), rel=1e-6, abs=1e-9)
+    assert g(x, n) == pytest.approx(fd(lambda t: lib.recurrence(t, n), x), rel=1e-6, abs=1e-9)
 
 
 def test_for_two_carried_values(loops):
@@ -137,7 +120,7 @@ def test_for_two_carried_values(loops):
     ref = sum(x ** (i + 1) * i for i in range(n)) + x**n
     assert lib.two_carried(x, n) == pytest.approx(ref, rel=1e-12)
     g = xz.gradient(m, "two_carried", ["active", "const"])
-    assert g(x, n) == pytest.approx(_fd(lambda t: lib.two_carried(t, n), x), rel=1e-6)
+    assert g(x, n) == pytest.approx(fd(lambda t: lib.two_carried(t, n), x), rel=1e-6)
 
 
 def test_dynamic_memref_f32(loops):
@@ -148,8 +131,8 @@ def test_dynamic_memref_f32(loops):
     da = np.zeros_like(a)
     assert g(a, da) is None
     np.testing.assert_allclose(da, 2 * a, rtol=1e-6)  # exact: d/da sum a^2 = 2a
-    fd = _fd_array(lambda: lib.sumsq(a), a, h=1e-2)
-    np.testing.assert_allclose(da, fd, rtol=1e-2)
+    want = fd_array(lambda: lib.sumsq(a), a, h=1e-2)
+    np.testing.assert_allclose(da, want, rtol=1e-2)
 
 
 @pytest.mark.parametrize("n", [0, 3])
@@ -161,7 +144,7 @@ def test_unstructured_cf_loop(loops, n):
         ref = ref * ref * 0.5
     assert lib.cf_loop(x, n) == pytest.approx(ref, rel=1e-12)
     g = xz.gradient(m, "cf_loop", ["active", "const"])
-    assert g(x, n) == pytest.approx(_fd(lambda t: lib.cf_loop(t, n), x), rel=1e-6)
+    assert g(x, n) == pytest.approx(fd(lambda t: lib.cf_loop(t, n), x), rel=1e-6)
 
 
 # ---- memrefs --------------------------------------------------------------------------------
@@ -184,8 +167,8 @@ def test_matvec_reverse(arrays):
         lib.matvec(A, x, out)
         return float(w @ out)
 
-    np.testing.assert_allclose(dA, _fd_array(wy, A), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(dx, _fd_array(wy, x), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dA, fd_array(wy, A), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, fd_array(wy, x), rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(dy, 0.0, atol=1e-12)  # y is overwritten: its adjoint is consumed
 
 
@@ -209,8 +192,8 @@ def test_dynamic_2d_loss(arrays, shape):
     g = xz.gradient(m, "loss", ["dup", "dup"])
     dA, dx = np.zeros_like(A), np.zeros_like(x)
     g(A, dA, x, dx)
-    np.testing.assert_allclose(dA, _fd_array(lambda: lib.loss(A, x), A), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.loss(A, x), x), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dA, fd_array(lambda: lib.loss(A, x), A), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.loss(A, x), x), rtol=1e-6, atol=1e-9)
 
 
 def test_if_with_results_in_place(arrays):
@@ -233,10 +216,10 @@ def test_if_with_results_in_place(arrays):
         c = arr.copy()
         return lib.activate(c, ww)
 
-    assert dw == pytest.approx(_fd(lambda t: run(a0, t), w), rel=1e-6)
+    assert dw == pytest.approx(fd(lambda t: run(a0, t), w), rel=1e-6)
     probe = a0.copy()
-    fd = _fd_array(lambda: run(probe, w), probe)
-    np.testing.assert_allclose(da, fd, rtol=1e-6, atol=1e-9)
+    want = fd_array(lambda: run(probe, w), probe)
+    np.testing.assert_allclose(da, want, rtol=1e-6, atol=1e-9)
 
 
 def test_allocated_temporary_and_call(arrays):
@@ -247,7 +230,7 @@ def test_allocated_temporary_and_call(arrays):
     g = xz.gradient(m, "prefix", ["dup"])
     dx = np.zeros_like(x)
     g(x, dx)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.prefix(x), x), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.prefix(x), x), rtol=1e-6, atol=1e-9)
 
 
 def test_request_in_the_program(arrays):
@@ -257,8 +240,8 @@ def test_request_in_the_program(arrays):
     A, x = rng.standard_normal((3, 4)), rng.standard_normal(4)
     dA, dx = np.zeros_like(A), np.zeros_like(x)
     lib.grad_loss(A, dA, x, dx)
-    np.testing.assert_allclose(dA, _fd_array(lambda: lib.loss(A, x), A), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.loss(A, x), x), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dA, fd_array(lambda: lib.loss(A, x), A), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.loss(A, x), x), rtol=1e-6, atol=1e-9)
 
 
 # ---- errors ---------------------------------------------------------------------------------
@@ -360,8 +343,8 @@ def test_while_data_dependent_exit(models, x):
     g = xz.gradient(m, "damp", ["active", "active"])
     dx, dk = g(x, k)
     h = 1e-7  # small enough not to change the trip count
-    assert dx == pytest.approx(_fd(lambda t: lib.damp(t, k), x, h), rel=1e-5)
-    assert dk == pytest.approx(_fd(lambda t: lib.damp(x, t), k, h), rel=1e-5)
+    assert dx == pytest.approx(fd(lambda t: lib.damp(t, k), x, h), rel=1e-5)
+    assert dk == pytest.approx(fd(lambda t: lib.damp(x, t), k, h), rel=1e-5)
 
 
 def test_logsumexp(models):
@@ -373,7 +356,7 @@ def test_logsumexp(models):
     dx = np.zeros_like(x)
     g(x, dx)
     np.testing.assert_allclose(dx, np.exp(x - ref), rtol=1e-10)  # exact: the softmax
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.logsumexp(x), x), rtol=1e-6)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.logsumexp(x), x), rtol=1e-6)
 
 
 def test_softmax_f32(models):
@@ -407,9 +390,9 @@ def test_ode_time_loop(models, steps):
     g = xz.gradient(m, "euler", ["dup", "active", "const"])
     uu, du = u0.copy(), np.zeros(3)
     dk = g(uu, du, k, steps)
-    assert dk == pytest.approx(_fd(lambda t: run(u0, t), k), rel=1e-6)
+    assert dk == pytest.approx(fd(lambda t: run(u0, t), k), rel=1e-6)
     probe = u0.copy()
-    np.testing.assert_allclose(du, _fd_array(lambda: run(probe, k), probe), rtol=1e-6)
+    np.testing.assert_allclose(du, fd_array(lambda: run(probe, k), probe), rtol=1e-6)
 
 
 def test_matmul_f32_reverse_and_forward(models):

@@ -13,28 +13,12 @@ import math
 
 import numpy as np
 import pytest
+from conftest import fd, fd_array
 
 import xenzyme as xz
 from xenzyme.backend.memrefs import GradientCall
 
 PROGRAM = __import__("pathlib").Path(__file__).parent / "programs" / "mlir" / "structured.mlir"
-
-
-def _fd(f, x: float, h: float = 1e-6) -> float:
-    return (f(x + h) - f(x - h)) / (2 * h)
-
-
-def _fd_array(f, a: np.ndarray, h: float = 1e-6) -> np.ndarray:
-    out = np.zeros(a.shape)
-    for idx in np.ndindex(a.shape):
-        old = a[idx]
-        a[idx] = old + h
-        up = f()
-        a[idx] = old - h
-        down = f()
-        a[idx] = old
-        out[idx] = (up - down) / (2 * h)
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -53,16 +37,16 @@ def _grad(m, name, activity):
 def test_arith_mix(prog, x, y):
     m, lib = prog
     dx, dy = _grad(m, "arith_mix", ["active", "active"])(x, y)
-    assert dx == pytest.approx(_fd(lambda t: lib.arith_mix(t, y), x), rel=1e-6)
-    assert dy == pytest.approx(_fd(lambda t: lib.arith_mix(x, t), y), rel=1e-6)
+    assert dx == pytest.approx(fd(lambda t: lib.arith_mix(t, y), x), rel=1e-6)
+    assert dy == pytest.approx(fd(lambda t: lib.arith_mix(x, t), y), rel=1e-6)
 
 
 def test_math_mix(prog):
     m, lib = prog
     x, y = 0.6, 1.4
     dx, dy = _grad(m, "math_mix", ["active", "active"])(x, y)
-    assert dx == pytest.approx(_fd(lambda t: lib.math_mix(t, y), x), rel=1e-6)
-    assert dy == pytest.approx(_fd(lambda t: lib.math_mix(x, t), y), rel=1e-6)
+    assert dx == pytest.approx(fd(lambda t: lib.math_mix(t, y), x), rel=1e-6)
+    assert dy == pytest.approx(fd(lambda t: lib.math_mix(x, t), y), rel=1e-6)
 
 
 def test_f32_with_conversions(prog):
@@ -71,14 +55,14 @@ def test_f32_with_conversions(prog):
     dx, dy = _grad(m, "mixed32", ["active", "active"])(x, y)
     ref = lambda a, b: math.sin(a * b) * math.exp(a)  # noqa: E731
     assert lib.mixed32(x, y) == pytest.approx(ref(x, y), rel=1e-6)
-    assert dx == pytest.approx(_fd(lambda t: ref(t, y), x), rel=1e-5)
-    assert dy == pytest.approx(_fd(lambda t: ref(x, t), y), rel=1e-5)
+    assert dx == pytest.approx(fd(lambda t: ref(t, y), x), rel=1e-5)
+    assert dy == pytest.approx(fd(lambda t: ref(x, t), y), rel=1e-5)
 
 
 def test_y_only_active(prog):
     m, _ = prog
     dy = _grad(m, "mixed32", ["const", "active"])(0.3, 1.1)
-    assert dy == pytest.approx(_fd(lambda t: math.sin(0.3 * t) * math.exp(0.3), 1.1), rel=1e-5)
+    assert dy == pytest.approx(fd(lambda t: math.sin(0.3 * t) * math.exp(0.3), 1.1), rel=1e-5)
 
 
 @pytest.mark.parametrize("n", [0, 2, 3, 11, 12])  # no trip, one, and trip counts that round
@@ -90,15 +74,15 @@ def test_strided_loop(prog, n):
         ref = ref * x + math.cos(i * x)
     assert lib.strided(x, n) == pytest.approx(ref, rel=1e-12)
     d = _grad(m, "strided", ["active", "const"])(x, n)
-    assert d == pytest.approx(_fd(lambda t: lib.strided(t, n), x), rel=1e-6, abs=1e-9)
+    assert d == pytest.approx(fd(lambda t: lib.strided(t, n), x), rel=1e-6, abs=1e-9)
 
 
 def test_counter_and_two_carried(prog):
     m, lib = prog
     x, y = 0.8, 0.5
     dx, dy = _grad(m, "counter", ["active", "active"])(x, y)
-    assert dx == pytest.approx(_fd(lambda t: lib.counter(t, y), x), rel=1e-6)
-    assert dy == pytest.approx(_fd(lambda t: lib.counter(x, t), y), rel=1e-6)
+    assert dx == pytest.approx(fd(lambda t: lib.counter(t, y), x), rel=1e-6)
+    assert dy == pytest.approx(fd(lambda t: lib.counter(x, t), y), rel=1e-6)
 
 
 @pytest.mark.parametrize("shape", [(2, 3, 4), (3, 1, 2)])
@@ -123,8 +107,8 @@ def test_if_with_results(prog, x):
     m, lib = prog
     w = 1.3
     dx, dw = _grad(m, "branch", ["active", "active"])(x, w)
-    assert dx == pytest.approx(_fd(lambda t: lib.branch(t, w), x), rel=1e-6)
-    assert dw == pytest.approx(_fd(lambda t: lib.branch(x, t), w), rel=1e-6)
+    assert dx == pytest.approx(fd(lambda t: lib.branch(t, w), x), rel=1e-6)
+    assert dw == pytest.approx(fd(lambda t: lib.branch(x, t), w), rel=1e-6)
 
 
 def test_in_place_overwrite(prog):
@@ -144,9 +128,9 @@ def test_in_place_overwrite(prog):
     a, da = a0.copy(), wt.copy()
     dw = _grad(m, "inplace", ["dup", "active"])(a, da, w)
     np.testing.assert_allclose(a, ref, rtol=1e-12)
-    assert dw == pytest.approx(_fd(lambda t: float(wt @ run(a0, t)), w), rel=1e-6)
+    assert dw == pytest.approx(fd(lambda t: float(wt @ run(a0, t)), w), rel=1e-6)
     probe = a0.copy()
-    np.testing.assert_allclose(da, _fd_array(lambda: float(wt @ run(probe, w)), probe), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(da, fd_array(lambda: float(wt @ run(probe, w)), probe), rtol=1e-6, atol=1e-9)
 
 
 def test_allocated_temporary(prog):
@@ -156,7 +140,7 @@ def test_allocated_temporary(prog):
     assert lib.temporary(x) == pytest.approx(float(np.sqrt(e[:-1] * e[1:]).sum()), rel=1e-12)
     dx = np.zeros_like(x)
     _grad(m, "temporary", ["dup"])(x, dx)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.temporary(x), x), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.temporary(x), x), rtol=1e-6, atol=1e-9)
 
 
 def test_call_with_two_active_floats(prog):
@@ -164,8 +148,8 @@ def test_call_with_two_active_floats(prog):
     x, y = np.array([0.3, -1.2, 0.8, 0.1, 2.0]), 0.7
     dx = np.zeros_like(x)
     dy = _grad(m, "norms", ["dup", "active"])(x, dx, y)
-    assert dy == pytest.approx(_fd(lambda t: lib.norms(x, t), y), rel=1e-6)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.norms(x, y), x), rtol=1e-6)
+    assert dy == pytest.approx(fd(lambda t: lib.norms(x, t), y), rel=1e-6)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.norms(x, y), x), rtol=1e-6)
 
 
 @pytest.mark.parametrize("label", [0, 3])
@@ -203,9 +187,9 @@ def test_ode_time_loop(prog, steps):
 
     u, du = u0.copy(), np.zeros(2)
     dk = _grad(m, "heun", ["dup", "active", "const", "const"])(u, du, k, pc, steps)
-    assert dk == pytest.approx(_fd(lambda t: run(u0, t), k), rel=1e-6)
+    assert dk == pytest.approx(fd(lambda t: run(u0, t), k), rel=1e-6)
     probe = u0.copy()
-    np.testing.assert_allclose(du, _fd_array(lambda: run(probe, k), probe), rtol=1e-6)
+    np.testing.assert_allclose(du, fd_array(lambda: run(probe, k), probe), rtol=1e-6)
 
 
 @pytest.mark.parametrize("steps", [1, 6])
@@ -214,8 +198,8 @@ def test_nested_reduction_and_if_in_loop(prog, steps):
     A, v0 = np.array([0.6, -0.2, 0.9]), 0.7
     dA = np.zeros(3)
     dv = _grad(m, "iterate", ["dup", "active", "const"])(A, dA, v0, steps)
-    assert dv == pytest.approx(_fd(lambda t: lib.iterate(A, t, steps), v0), rel=1e-6)
-    np.testing.assert_allclose(dA, _fd_array(lambda: lib.iterate(A, v0, steps), A), rtol=1e-6, atol=1e-9)
+    assert dv == pytest.approx(fd(lambda t: lib.iterate(A, t, steps), v0), rel=1e-6)
+    np.testing.assert_allclose(dA, fd_array(lambda: lib.iterate(A, v0, steps), A), rtol=1e-6, atol=1e-9)
 
 
 def test_const_weights(prog):
@@ -273,8 +257,8 @@ def test_while_falls_back_to_llvm():
     assert not isinstance(g, GradientCall)
     lib = xz.compile(m)
     dx, dk = g(3.0, 0.5)
-    assert dx == pytest.approx(_fd(lambda t: lib.damp(t, 0.5), 3.0, 1e-7), rel=1e-5)
-    assert dk == pytest.approx(_fd(lambda t: lib.damp(3.0, t), 0.5, 1e-7), rel=1e-5)
+    assert dx == pytest.approx(fd(lambda t: lib.damp(t, 0.5), 3.0, 1e-7), rel=1e-5)
+    assert dk == pytest.approx(fd(lambda t: lib.damp(3.0, t), 0.5, 1e-7), rel=1e-5)
 
 
 def test_triangular_nest(prog):
@@ -284,7 +268,7 @@ def test_triangular_nest(prog):
     assert lib.triangle(x) == pytest.approx(ref, rel=1e-12)
     dx = np.zeros_like(x)
     _grad(m, "triangle", ["dup"])(x, dx)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.triangle(x), x), rtol=1e-6)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.triangle(x), x), rtol=1e-6)
 
 
 def test_triangular_nest_with_caches_falls_back(prog):
@@ -294,7 +278,7 @@ def test_triangular_nest_with_caches_falls_back(prog):
     assert not isinstance(g, GradientCall)
     dx = np.zeros_like(x)
     g(x, dx)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.triangle_cached(x), x), rtol=1e-6)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.triangle_cached(x), x), rtol=1e-6)
 
 
 # ---- forward mode -----------------------------------------------------------------------------
@@ -311,7 +295,7 @@ def test_forward_if_and_math(prog, x):
     m, lib = prog
     w = 1.3
     t = _tan(m, "branch", ["dup", "dup"])
-    want = _fd(lambda s: lib.branch(x + 0.5 * s, w - 2.0 * s), 0.0)
+    want = fd(lambda s: lib.branch(x + 0.5 * s, w - 2.0 * s), 0.0)
     assert t(x, 0.5, w, -2.0) == pytest.approx(want, rel=1e-6)
 
 
@@ -321,8 +305,8 @@ def test_forward_vector_mode_loops_and_calls(prog):
     t = _tan(m, "norms", ["dup", "dup"], width=2)
     tx = [np.eye(5)[1], np.zeros(5)]
     d1, d2 = t(x, *tx, y, 0.0, 1.0)
-    assert d1 == pytest.approx(_fd(lambda s: lib.norms(x + s * np.eye(5)[1], y), 0.0), rel=1e-6)
-    assert d2 == pytest.approx(_fd(lambda s: lib.norms(x, y + s), 0.0), rel=1e-6)
+    assert d1 == pytest.approx(fd(lambda s: lib.norms(x + s * np.eye(5)[1], y), 0.0), rel=1e-6)
+    assert d2 == pytest.approx(fd(lambda s: lib.norms(x, y + s), 0.0), rel=1e-6)
 
 
 @pytest.mark.parametrize("steps", [1, 30])
@@ -337,7 +321,7 @@ def test_forward_ode_in_place(prog, steps):
 
     u, du = u0.copy(), du0.copy()
     d = _tan(m, "heun", ["dup", "dup", "const", "const"])(u, du, k, 0.5, pc, steps)
-    assert d == pytest.approx(_fd(run, 0.0), rel=1e-6)
+    assert d == pytest.approx(fd(run, 0.0), rel=1e-6)
 
 
 def test_forward_temporary_and_in_place(prog):
@@ -345,7 +329,7 @@ def test_forward_temporary_and_in_place(prog):
     x = np.array([0.3, -0.2, 0.5, 0.1, 0.4, -0.6])
     dx = np.array([1.0, 0.5, -0.25, 0.0, 2.0, -1.0])
     d = _tan(m, "temporary", ["dup"])(x, dx)
-    assert d == pytest.approx(_fd(lambda s: lib.temporary(x + s * dx), 0.0), rel=1e-6)
+    assert d == pytest.approx(fd(lambda s: lib.temporary(x + s * dx), 0.0), rel=1e-6)
     a0, w = np.array([0.9, 1.2, -0.7, 0.4, 1.5]), 0.8
     a, da = a0.copy(), np.zeros(5)
     assert _tan(m, "inplace", ["dup", "dup"])(a, da, w, 1.0) is None
@@ -399,9 +383,9 @@ def test_if_without_else_in_loop(prog):
 
     dx = wt.copy()
     dw = _grad(m, "masked", ["dup", "active"])(x0.copy(), dx, w)
-    assert dw == pytest.approx(_fd(lambda t: run(x0, t), w), rel=1e-6)
+    assert dw == pytest.approx(fd(lambda t: run(x0, t), w), rel=1e-6)
     probe = x0.copy()
-    np.testing.assert_allclose(dx, _fd_array(lambda: run(probe, w), probe), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, fd_array(lambda: run(probe, w), probe), rtol=1e-6, atol=1e-9)
 
 
 @pytest.mark.parametrize("flag", [True, False])
@@ -410,9 +394,9 @@ def test_loop_inside_if(prog, flag):
     x0, w = np.array([0.5, -0.3, 1.2]), 0.9
     dx = np.zeros(3)
     dw = _grad(m, "loop_in_if", ["dup", "active", "const"])(x0.copy(), dx, w, flag)
-    assert dw == pytest.approx(_fd(lambda t: lib.loop_in_if(x0, t, flag), w), rel=1e-6)
+    assert dw == pytest.approx(fd(lambda t: lib.loop_in_if(x0, t, flag), w), rel=1e-6)
     probe = x0.copy()
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.loop_in_if(probe, w, flag), probe), rtol=1e-6, atol=1e-10)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.loop_in_if(probe, w, flag), probe), rtol=1e-6, atol=1e-10)
 
 
 def test_outer_value_in_inner_loop_both_modes(prog):
@@ -426,11 +410,11 @@ def test_outer_value_in_inner_loop_both_modes(prog):
     dA, dy = np.zeros_like(A0), np.zeros_like(y0)
     _grad(m, "outer_value", ["dup", "dup"])(A0.copy(), dA, y0.copy(), dy)
     pA, py = A0.copy(), y0.copy()
-    np.testing.assert_allclose(dA, _fd_array(lambda: run(pA, y0), pA), rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(dy, _fd_array(lambda: run(A0, py), py), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dA, fd_array(lambda: run(pA, y0), pA), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dy, fd_array(lambda: run(A0, py), py), rtol=1e-6, atol=1e-9)
     tA, ty = rng.standard_normal((3, 4)), rng.standard_normal(3)
     d = _tan(m, "outer_value", ["dup", "dup"])(A0.copy(), tA, y0.copy(), ty.copy())
-    assert d == pytest.approx(_fd(lambda s: run(A0 + s * tA, y0 + s * ty), 0.0), rel=1e-6)
+    assert d == pytest.approx(fd(lambda s: run(A0 + s * tA, y0 + s * ty), 0.0), rel=1e-6)
 
 
 _TWO_ACTIVE = """\
@@ -466,7 +450,7 @@ def test_inner_bound_constant_inside_outer_loop(prog):
     x = np.array([0.3, 0.9, -0.5, 1.1])
     dx = np.zeros(4)
     _grad(m, "inner_constant", ["dup"])(x, dx)
-    np.testing.assert_allclose(dx, _fd_array(lambda: lib.inner_constant(x), x), rtol=1e-6)
+    np.testing.assert_allclose(dx, fd_array(lambda: lib.inner_constant(x), x), rtol=1e-6)
 
 
 _SECOND = """\
@@ -496,4 +480,4 @@ def test_forward_over_reverse_requests():
     x = 0.8
     g = lambda t: math.cos(t**3) * 3 * t * t  # noqa: E731
     assert lib.g(x) == pytest.approx(g(x), rel=1e-12)  # exact
-    assert lib.h(x) == pytest.approx(_fd(g, x), rel=1e-6)
+    assert lib.h(x) == pytest.approx(fd(g, x), rel=1e-6)

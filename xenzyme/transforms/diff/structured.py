@@ -155,7 +155,25 @@ class _Frame:
         return op
 
 
-class _Builder:
+class _RuleContext:
+    """What both builders answer the rules alike: errors naming the function being
+    differentiated, and activity (`self.fn`, `self.varied` set by each builder)."""
+
+    fn: func.FuncOp
+    varied: set[SSAValue]
+
+    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
+
+    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
+        raise XenzymeError(f"'{op.name}' {message} (differentiating @{self.fn.sym_name.data})", location_of(op),
+                           list(notes))  # fmt: skip
+
+    def active(self, v: SSAValue) -> bool:
+        return v in self.varied
+
+
+class _Builder(_RuleContext):
     """One derivative function (see the module docstring); it is the rules' context too."""
 
     def __init__(self, gen: StructuredGenerator, fn: func.FuncOp, activity: list[str], ret: str, name: str):
@@ -243,16 +261,6 @@ class _Builder:
         return new
 
     # ---- the context the rules see ----------------------------------------------------------
-
-    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
-        _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
-
-    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
-        raise XenzymeError(f"'{op.name}' {message} (differentiating @{self.fn.sym_name.data})", location_of(op),
-                           list(notes))  # fmt: skip
-
-    def active(self, v: SSAValue) -> bool:
-        return v in self.varied
 
     def shadowed(self, m: SSAValue) -> bool:
         return m in self.shadows
@@ -460,7 +468,7 @@ def _writes_memory(fn: func.FuncOp, functions: dict[str, func.FuncOp], seen: set
     return False
 
 
-class _ForwardBuilder:
+class _ForwardBuilder(_RuleContext):
     """One tangent function (forward mode): the body copied op by op, each op's tangents after
     it; a region op's rule emits the op again with its tangents carried.  Parameters: the
     function's, `width` tangents after each `dup` one (a float's tangents, a memref's shadows);
@@ -513,16 +521,6 @@ class _ForwardBuilder:
         return func.FuncOp(self.name, (types, results), Region(block), visibility="private")
 
     # ---- the context the rules see ----------------------------------------------------------
-
-    def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
-        _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
-
-    def reject(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
-        raise XenzymeError(f"'{op.name}' {message} (differentiating @{self.fn.sym_name.data})", location_of(op),
-                           list(notes))  # fmt: skip
-
-    def active(self, v: SSAValue) -> bool:
-        return v in self.varied
 
     def shadowed(self, m: SSAValue) -> bool:
         return m in self.tangents
