@@ -554,3 +554,35 @@ def test_bench_ptx_accepted_by_ptxas(bench, tmp_path):
         assert f".visible .entry {k.symbol}(" in text, k.symbol
     r = subprocess.run([ptxas, "-arch=sm_90", str(ptx), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_concurrent_launches_from_python_threads(m):
+    """Launches from two Python threads at once, each with a team of one host thread (whose
+    block function adds the adjoints of the weights every thread reads without atomics): they
+    run one after the other, as on a CUDA stream, so every launch's adjoints arrive -- dw is
+    the number of launches times the closed form that test_weights_every_thread_reads checks
+    against central differences."""
+    import threading
+
+    from xenzyme.backend.jit import _libomp
+
+    rng = np.random.default_rng(500)
+    n, bs, launches = 1 << 14, 64, 12
+    x, w, seed = rng.random(n), np.array([0.8, -0.3, 0.5]), rng.random(n)
+    grad = m.get_function("weighted_alias_grad")
+    dw = np.zeros(3)
+    start = threading.Barrier(2)
+
+    def worker():
+        _libomp().omp_set_num_threads(1)
+        start.wait()
+        for _ in range(launches):
+            grad(blocks(n, bs), bs, (x, np.zeros(n), w, dw, np.zeros(n), seed.copy(), n))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    e = np.exp(w[2] * x)
+    close(dw, 2 * launches * np.array([seed @ np.sin(x), seed @ (x * x), seed @ (x * e)]), rtol=1e-10)

@@ -34,6 +34,7 @@ import ctypes
 import functools
 import os
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -282,19 +283,27 @@ class Kernel:
 
 
 class _CPUImage:
-    """Kernels as host functions in the JIT (the ABI of xenzyme/transforms/gpu_to_cpu.py)."""
+    """Kernels as host functions in the JIT (the ABI of xenzyme/transforms/gpu_to_cpu.py).
+
+    Launches run one at a time, as on a CUDA stream: a launch whose team is one host thread
+    adds its adjoints without atomics and each gradient launch zeroes its device globals'
+    shadows, so two launches from different Python threads (ctypes lets go of the GIL) must
+    not overlap."""
 
     def __init__(self, module: ModuleOp):
         from xenzyme.backend.jit import JITModule
 
         self.jit = JITModule(module, opt_level=3)
+        self.lock = threading.Lock()
 
     def launch(self, info: KernelInfo, grid, block, shared: int, values: list[Any]) -> None:
         symbol = info.symbol
         fn = self.jit.function(symbol)
         args: list[Any] = [*grid, *block, shared]
         args += [ctypes.c_void_p(v.ctypes.data) if isinstance(v, np.ndarray) else v for v in values]
-        if fn.cfunc(*args) != 0:
+        with self.lock:
+            status = fn.cfunc(*args)
+        if status != 0:
             raise XenzymeError(
                 f"kernel '{source_name(symbol)}': a __syncthreads() was reached by only some threads of a block",
                 notes=["every thread of a block must reach the same barriers (CUDA leaves this undefined); "
