@@ -581,6 +581,44 @@ void df(struct S *s, struct S *ds, double *w) { __enzyme_autodiff((void *)f, enz
         ("cannot differentiate @f", "a pointer without a shadow (to memory that may hold floating-point data) is "
          "stored into memory that has one", "store ptr", "note: pass the memory it points to with a shadow"),
     ),
+    Case(
+        # q's shadow would be c itself: the tangent of q[0] would be read from c's values, and
+        # reverse mode would add adjoints into the caller's constant array.
+        "constant_argument_selected_with_active_one",
+        """\
+extern void __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+extern int enzyme_dup, enzyme_const;
+static double f(const double *x, const double *c, double s) {
+  const double *q = s > 0 ? x : c + 1;
+  return q[0] * q[1] + x[0];
+}
+void df(double *x, double *dx, double *c, double s) { __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, c, enzyme_const, s); }
+""",
+        None,
+        ("cannot differentiate @f", "a pointer with a shadow and a pointer into an argument without one "
+         "(enzyme_const) are merged", "select", "note: pass that argument with a shadow (enzyme_dup"),
+    ),
+    Case(
+        # The same in forward mode, the merge a phi of a loop (the last row with a positive weight).
+        "constant_argument_merged_in_loop_forward",
+        """\
+extern double __enzyme_fwddiff(void *, ...);
+extern int enzyme_dup, enzyme_const;
+__attribute__((noinline)) static double f(const double *x, const double *rows, const double *w, int n) {
+  const double *q = x;
+  for (int i = 0; i < n; i++)
+    if (w[i] > 0) q = rows + 2 * i;
+  return q[0] * x[1];
+}
+double tf(double *x, double *dx, double *rows, double *w, int n) {
+  return __enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_const, rows, enzyme_const, w, enzyme_const, n);
+}
+""",
+        None,
+        ("cannot differentiate @f", "a pointer with a shadow and a pointer into an argument without one "
+         "(enzyme_const) are merged", "note: pass that argument with a shadow (enzyme_dup"),
+    ),
 ]
 
 

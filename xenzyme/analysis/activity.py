@@ -20,8 +20,8 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorT
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, pointer_roots,
-    pointers_without_shadows, returns_argument_memory, underlying_objects,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, may_return_argument,
+    pointer_roots, merged_with_unshadowed_arguments, pointers_without_shadows, returns_argument_memory, underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -72,6 +72,7 @@ class ActivityInfo:
     """Ops where the bits of a varied float, after passing through integer code, become a float
     again or are stored into shadowed memory: the derivative would be lost (errors to report)."""
     unshadowed_pointers: list[Operation] = field(default_factory=list)
+    merged_pointers: list[Operation] = field(default_factory=list)
     """Stores of pointers without shadows that may lead to floats into shadowed memory (errors
     to report: see `alias.pointers_without_shadows`)."""
 
@@ -108,6 +109,7 @@ def analyze_activity(
     _backward(cfg, info, ret_activity)
     _reinterpretation(cfg, info)
     info.unshadowed_pointers = pointers_without_shadows(cfg, info.shadowed)
+    info.merged_pointers = merged_with_unshadowed_arguments(cfg, info.shadowed)
     return info
 
 
@@ -327,6 +329,11 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
     shadow_results = any_shadowed or (reads_memory and any_varied and not returns_argument_memory(op))
     for r in op.results:
         changed |= _mark(info, r, any_varied or (reads_memory and any_shadowed), shadow_results)
+    if isinstance(op, xllvm.CallOp | ext.InvokeOp) and op.results and op.results[0] in info.shadowed:
+        # The result's shadow is made of the shadows of the arguments it may point into.
+        for i, o in enumerate(op.operands):
+            if is_pointer_like(o.type) and o not in info.shadowed and may_return_argument(op, i):
+                changed |= _demand_shadow(info, o, cfg, constant_globals)
     if isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (any_shadowed or any_varied):
         # A callee may store what it received (varied values, or data read through shadowed
         # pointers) through any pointer argument it may write: that memory needs a shadow.

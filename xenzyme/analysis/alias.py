@@ -284,6 +284,41 @@ def pointers_without_shadows(cfg: CFG, shadowed: set[SSAValue]) -> list[Operatio
     return out
 
 
+MERGED_WITH_CONSTANT = (
+    "a pointer with a shadow and a pointer into an argument without one (enzyme_const) are merged "
+    "(a select, or a branch): derivatives would be read and written through it in the constant argument's own memory",
+    ["pass that argument with a shadow (enzyme_dup, a zeroed array of the same size): its derivatives are then "
+     "computed and ignored", "or keep the two pointers apart"],
+)  # fmt: skip
+"""The error for `merged_with_unshadowed_arguments`: what, and what to do."""
+
+
+def merged_with_unshadowed_arguments(cfg: CFG, shadowed: set[SSAValue]) -> list[Operation]:
+    """Selects and branches that merge a pointer with a shadow and one into a pointer argument
+    without one (`enzyme_const`): the merged pointer's shadow would be the constant argument's
+    own memory, so tangents would be read from the primal data and adjoints added into it --
+    silently wrong.  (A call returning a pointer into a local gives that local a shadow; an
+    argument's shadow is the caller's to give.)"""
+
+    def unshadowed_argument(v: SSAValue) -> bool:
+        if v in shadowed:
+            return False
+        return any(isinstance(r, BlockArgument) and r.block is cfg.entry and r not in shadowed
+                   for r in pointer_roots(v, cfg))  # fmt: skip
+
+    out: list[Operation] = []
+    for b in cfg.rpo:
+        for p in cfg.preds.get(b, []):
+            if any(arg in shadowed and isinstance(arg.type, ext.LLVMPointerType) and unshadowed_argument(inc)
+                   for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True)):  # fmt: skip
+                out.append(p.last_op)
+        for op in b.ops:
+            if isinstance(op, ext.SelectOp) and op.res in shadowed and isinstance(op.res.type, ext.LLVMPointerType):
+                if unshadowed_argument(op.lhs) or unshadowed_argument(op.rhs):
+                    out.append(op)
+    return out
+
+
 def returns_argument_memory(op: Operation) -> bool:
     """Whether the function a call calls is defined here and returns only pointers into the
     memory of its arguments (address arithmetic on them, null): the memory of its result then
@@ -308,6 +343,23 @@ def returns_argument_memory(op: Operation) -> bool:
             if isinstance(root.owner, xllvm.ZeroOp | xllvm.UndefOp | ext.PoisonOp):
                 continue
             return False
+    return True
+
+
+def may_return_argument(op: Operation, index: int) -> bool:
+    """Whether the pointer a call returns may point into the memory of its `index`-th operand:
+    unless the call or the callee says it keeps nothing of it (`nocapture`, `captures(none)`).
+    Such an operand needs a shadow when the result has one -- a helper choosing between an
+    active array and a constant local one returns either (the constant one then needs a shadow
+    of zeros rather than its own memory standing in for one)."""
+    fn = defined_callee(op)
+    for attrs in (op.attributes.get("arg_attrs"), fn.arg_attrs if fn is not None else None):
+        if isinstance(attrs, ArrayAttr) and index < len(attrs.data):
+            d = attrs.data[index]
+            if isinstance(d, DictionaryAttr):
+                captures = d.data.get("llvm.captures")
+                if "llvm.nocapture" in d.data or isinstance(captures, StringAttr) and captures.data == "none":
+                    return False
     return True
 
 

@@ -39,8 +39,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, pointers_without_shadows,
-    returns_argument_memory, rust_allocator_kind,
+    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, may_return_argument,
+    merged_with_unshadowed_arguments, pointers_without_shadows, returns_argument_memory, rust_allocator_kind,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -100,6 +100,7 @@ class ForwardActivity:
     reinterpreted: list[Operation] = field(default_factory=list)
     """Ops where float bits with a tangent come back from integer code (errors to report)."""
     unshadowed_pointers: list[Operation] = field(default_factory=list)
+    merged_pointers: list[Operation] = field(default_factory=list)
     """Stores of pointers without shadows that may lead to floats into shadowed memory (errors
     to report: see `alias.pointers_without_shadows`)."""
     shadow_bits: set[SSAValue] = field(default_factory=set)
@@ -152,6 +153,8 @@ class _Analysis:
                 for p in self.cfg.preds[b]:
                     for arg, inc in zip(b.args, self.cfg.incoming(b, p), strict=True):
                         self.mark(arg, inc in info.varied, inc in info.shadowed)
+                        if arg in info.shadowed and inc not in info.shadowed:
+                            self.shadow_objects(inc)  # a shadowed phi takes the shadow of every pointer it may take
                         if inc in info.shadow_bits:
                             self.mark_bits(arg)
                 for op in b.ops:
@@ -159,6 +162,7 @@ class _Analysis:
         self._collect_unshadowed()
         _reinterpretation(self.cfg, info)  # type: ignore[arg-type]  (same fields as ActivityInfo)
         info.unshadowed_pointers = pointers_without_shadows(self.cfg, info.shadowed)
+        info.merged_pointers = merged_with_unshadowed_arguments(self.cfg, info.shadowed)
         return info
 
     # ---- marking ----------------------------------------------------------------------------
@@ -292,6 +296,10 @@ class _Analysis:
         if isinstance(op, ext.SelectOp | ext.FreezeOp):
             if any(o in info.shadow_bits for o in op.operands[-2:]):
                 self.mark_bits(op.results[0])
+            if op.results[0] in shadowed and is_pointer_like(op.results[0].type):
+                for o in op.operands[-2:]:  # a shadowed select takes the shadow of either pointer
+                    if o not in shadowed:
+                        self.shadow_objects(o)
         if isinstance(op, xllvm.ReturnOp):
             if self.return_shadow and op.arg is not None and is_pointer_like(op.arg.type):
                 self.shadow_objects(op.arg)
@@ -340,6 +348,11 @@ class _Analysis:
             returned_varied = any_varied and not returns_argument_memory(op)
             self.mark(result, any_varied or any_shadowed,
                       any_shadowed or returned_varied or result in info.shadowed_objects)  # fmt: skip
+            if result in info.shadowed:
+                # The result's shadow is made of the shadows of the arguments it may point into.
+                for i, o in enumerate(args):
+                    if is_pointer_like(o.type) and not isinstance(o.type, VectorType) and may_return_argument(op, i):
+                        self.shadow_objects(o)
         if any_varied or any_shadowed:
             # The callee may store what it received through any pointer it received.
             for i, o in enumerate(args):

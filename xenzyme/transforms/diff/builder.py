@@ -33,6 +33,7 @@ from xenzyme.analysis.activity import (
     read_back_with_derivative,
 )
 from xenzyme.analysis.alias import (
+    MERGED_WITH_CONSTANT,
     WriteSummary, allocation_escapes, allocator_of, noalias_argument, pointer_roots, store_destinations, underlying_objects,
 )
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
@@ -208,6 +209,8 @@ class GradientBuilder:
                           "scalars only",
                       ["optimise before differentiating (clang -O1 or more, or preopt >= 1): LLVM then keeps such "
                        "pointers as scalars", "or pass the pointer as a separate argument"])  # fmt: skip
+        for op in self.info.merged_pointers:
+            self.fail(op, *MERGED_WITH_CONSTANT)
         for op in self.info.unshadowed_pointers:
             self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
                           "memory that has one: derivatives would be read and written through it in the primal data",

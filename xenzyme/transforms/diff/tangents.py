@@ -31,7 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import is_pointer_like
-from xenzyme.analysis.alias import callee_name
+from xenzyme.analysis.alias import MERGED_WITH_CONSTANT, callee_name
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.forward_activity import ForwardActivity, analyze_forward_activity, masked_kind
 from xenzyme.analysis.hints import CustomDerivative, Hints
@@ -136,6 +136,8 @@ class TangentBuilder:
                           ["compute addresses with getelementptr on the pointer, not through ptrtoint/inttoptr"])  # fmt: skip
             self.fail(op, "a value with a derivative is stored into memory that has no shadow",
                       ["mark the pointer argument enzyme_dup (with a shadow), or the stored value enzyme_const"])  # fmt: skip
+        for op in self.info.merged_pointers:
+            self.fail(op, *MERGED_WITH_CONSTANT)
         for op in self.info.unshadowed_pointers:
             self.fail(op, "a pointer without a shadow (to memory that may hold floating-point data) is stored into "
                           "memory that has one: tangents would be read and written through it in the primal data",
