@@ -68,16 +68,20 @@ struct xz_run {
   xz_back_fn back;
 };
 
-/* beta(c, r) = (c + r)! / (c! r!): the most steps c snapshots reverse with r repetitions;
- * saturated, and 0 for r < 0. */
-static long xz_beta(long c, long r) {
-  if (r < 0) return 0;
-  double b = 1;
-  for (long k = 1; k <= c; k++) {
-    b = b * (double)(r + k) / (double)k;
-    if (b > 4e18) return (long)4e18;
+/* r, the fewest repetitions with beta(c, r) >= n, where beta(c, r) = (c + r)! / (c! r!) is the
+ * most steps c snapshots reverse with r repetitions; *b is beta(c, r).  Built up from
+ * beta(c, 0) = 1 by beta(c, r + 1) = beta(c, r) (c + r + 1) / (r + 1), one product and one
+ * exact division per repetition (this runs once per split of a reversal, about once per step
+ * reversed: a beta computed afresh costs c divisions). */
+static long xz_reps(long c, long n, double *b) {
+  long r = 0;
+  double beta = 1;
+  while (beta < (double)n) {
+    beta = beta * (double)(c + r + 1) / (double)(r + 1);
+    r++;
   }
-  return (long)(b + 0.5);
+  *b = beta;
+  return r;
 }
 
 static struct xz_layout xz_layout(const char *state, long size, long nreg, long table) {
@@ -117,9 +121,9 @@ static void xz_advance(struct xz_run *run, long slot, long steps) {
 static long xz_cost(long n, long c) {
   if (n <= 1) return 0;
   if (c == 1) return n * (n - 1) / 2;
-  long r = 0;
-  while (xz_beta(c, r) < n) r++;
-  return r * n - xz_beta(c + 1, r - 1);
+  double b;
+  long r = xz_reps(c, n, &b);
+  return r * n - (long)(b * (double)r / (double)(c + 1) + 0.5); /* (beta(c+1, r-1) = beta(c, r) r / (c+1)) */
 }
 
 /* Reverses the n steps from the state in `slot`, with c slots from `slot` on (its own among
@@ -140,10 +144,12 @@ static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
       }
       return;
     }
-    long r = 0;
-    while (xz_beta(c, r) < n) r++;
-    long m = n - xz_beta(c - 1, r);
-    long alt = xz_beta(c, r - 2);
+    double b;
+    long r = xz_reps(c, n, &b);
+    /* (beta(c-1, r) = beta(c, r) c / (c+r); beta(c, r-1) = beta(c, r) r / (c+r), and so on) */
+    long m = n - (long)(b * (double)c / (double)(c + r) + 0.5);
+    double b1 = b * (double)r / (double)(c + r);
+    long alt = r >= 2 ? (long)(b1 * (double)(r - 1) / (double)(c + r - 1) + 0.5) : 0;
     if (alt > m) m = alt;
     if (m < 1) m = 1;
     if (m > n - 1) m = n - 1;

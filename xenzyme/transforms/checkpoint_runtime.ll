@@ -563,7 +563,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %13 = load i64, ptr %12, align 8, !tbaa !32
   %14 = getelementptr inbounds i8, ptr %0, i64 8
   %15 = load i64, ptr %14, align 8, !tbaa !5
-  switch i64 %15, label %220 [
+  switch i64 %15, label %173 [
     i64 1, label %16
     i64 3, label %63
   ]
@@ -575,7 +575,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %20 = add i64 %19, %18
   %21 = sdiv i64 %20, %18
   %22 = icmp sgt i64 %21, 0
-  br i1 %22, label %23, label %237
+  br i1 %22, label %23, label %190
 
 23:                                               ; preds = %16
   %24 = getelementptr inbounds i8, ptr %0, i64 56
@@ -629,7 +629,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store i64 %61, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #8
   %62 = icmp sgt i64 %28, 1
-  br i1 %62, label %27, label %237, !llvm.loop !36
+  br i1 %62, label %27, label %190, !llvm.loop !36
 
 63:                                               ; preds = %7
   %64 = getelementptr inbounds i8, ptr %0, i64 72
@@ -661,261 +661,190 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %80 = tail call noalias ptr @malloc(i64 noundef %78) #7
   store i64 0, ptr %79, align 8, !tbaa !13
   %81 = icmp slt i64 %65, 1
-  br i1 %81, label %198, label %82
+  br i1 %81, label %151, label %82
 
 82:                                               ; preds = %63
   %83 = getelementptr inbounds i8, ptr %0, i64 16
   %84 = load i64, ptr %83, align 8, !tbaa !12
   br label %87
 
-85:                                               ; preds = %98
+85:                                               ; preds = %97
   %86 = getelementptr inbounds i8, ptr %0, i64 16
-  br label %200
+  br label %153
 
-87:                                               ; preds = %82, %98
-  %88 = phi i64 [ %84, %82 ], [ %100, %98 ]
-  %89 = phi i64 [ 1, %82 ], [ %99, %98 ]
-  %90 = icmp slt i64 %89, %65
-  br i1 %90, label %91, label %94
+87:                                               ; preds = %82, %97
+  %88 = phi i64 [ 1, %82 ], [ %98, %97 ]
+  %89 = icmp slt i64 %88, %65
+  br i1 %89, label %90, label %93
 
-91:                                               ; preds = %87
-  %92 = getelementptr inbounds i64, ptr %76, i64 %89
-  %93 = load i64, ptr %92, align 8, !tbaa !13
-  br label %94
+90:                                               ; preds = %87
+  %91 = getelementptr inbounds i64, ptr %76, i64 %88
+  %92 = load i64, ptr %91, align 8, !tbaa !13
+  br label %93
 
-94:                                               ; preds = %87, %91
-  %95 = phi i64 [ %93, %91 ], [ %10, %87 ]
-  %96 = getelementptr inbounds i64, ptr %79, i64 %89
-  store i64 -1, ptr %96, align 8, !tbaa !13
-  %97 = getelementptr inbounds i64, ptr %80, i64 %89
-  br label %102
+93:                                               ; preds = %87, %90
+  %94 = phi i64 [ %92, %90 ], [ %10, %87 ]
+  %95 = getelementptr inbounds i64, ptr %79, i64 %88
+  store i64 -1, ptr %95, align 8, !tbaa !13
+  %96 = getelementptr inbounds i64, ptr %80, i64 %88
+  br label %100
 
-98:                                               ; preds = %192
-  %99 = add nuw i64 %89, 1
-  %100 = add i64 %88, -1
-  %101 = icmp eq i64 %89, %65
-  br i1 %101, label %85, label %87, !llvm.loop !46
+97:                                               ; preds = %146
+  %98 = add nuw i64 %88, 1
+  %99 = icmp eq i64 %88, %65
+  br i1 %99, label %85, label %87, !llvm.loop !46
 
-102:                                              ; preds = %94, %192
-  %103 = phi i64 [ %88, %94 ], [ %195, %192 ]
-  %104 = phi i64 [ %89, %94 ], [ %106, %192 ]
-  %105 = phi i64 [ -1, %94 ], [ %193, %192 ]
-  %106 = add nsw i64 %104, -1
-  %107 = getelementptr inbounds i64, ptr %76, i64 %106
-  %108 = load i64, ptr %107, align 8, !tbaa !13
-  %109 = sub nsw i64 %95, %108
-  %110 = sub nsw i64 %84, %106
-  %111 = tail call i64 @llvm.smin.i64(i64 %110, i64 %109)
-  %112 = getelementptr inbounds i64, ptr %79, i64 %106
-  %113 = load i64, ptr %112, align 8, !tbaa !13
-  %114 = icmp slt i64 %109, 2
-  br i1 %114, label %185, label %115
+100:                                              ; preds = %93, %146
+  %101 = phi i64 [ %88, %93 ], [ %103, %146 ]
+  %102 = phi i64 [ -1, %93 ], [ %147, %146 ]
+  %103 = add nsw i64 %101, -1
+  %104 = getelementptr inbounds i64, ptr %76, i64 %103
+  %105 = load i64, ptr %104, align 8, !tbaa !13
+  %106 = sub nsw i64 %94, %105
+  %107 = sub nsw i64 %84, %103
+  %108 = tail call i64 @llvm.smin.i64(i64 %107, i64 %106)
+  %109 = getelementptr inbounds i64, ptr %79, i64 %103
+  %110 = load i64, ptr %109, align 8, !tbaa !13
+  %111 = icmp slt i64 %106, 2
+  br i1 %111, label %139, label %112
 
-115:                                              ; preds = %102
-  %116 = icmp eq i64 %110, 1
-  br i1 %116, label %120, label %117
+112:                                              ; preds = %100
+  %113 = icmp eq i64 %107, 1
+  br i1 %113, label %114, label %118
 
-117:                                              ; preds = %115
-  %118 = icmp slt i64 %111, 1
-  %119 = tail call i64 @llvm.smin.i64(i64 %103, i64 %109)
-  br label %124
+114:                                              ; preds = %112
+  %115 = add nsw i64 %106, -1
+  %116 = mul nsw i64 %115, %106
+  %117 = lshr i64 %116, 1
+  br label %139
 
-120:                                              ; preds = %115
-  %121 = add nsw i64 %109, -1
-  %122 = mul nsw i64 %121, %109
-  %123 = lshr i64 %122, 1
-  br label %185
+118:                                              ; preds = %112
+  %119 = uitofp nneg i64 %106 to double
+  %120 = add i64 %108, 1
+  br label %121
 
-124:                                              ; preds = %149, %117
-  %125 = phi i64 [ %126, %149 ], [ 0, %117 ]
-  %126 = add nuw nsw i64 %125, 1
-  br i1 %118, label %149, label %127
+121:                                              ; preds = %121, %118
+  %122 = phi double [ 1.000000e+00, %118 ], [ %129, %121 ]
+  %123 = phi i64 [ 0, %118 ], [ %127, %121 ]
+  %124 = add i64 %123, %120
+  %125 = sitofp i64 %124 to double
+  %126 = fmul double %122, %125
+  %127 = add nuw nsw i64 %123, 1
+  %128 = uitofp nneg i64 %127 to double
+  %129 = fdiv double %126, %128
+  %130 = fcmp olt double %129, %119
+  br i1 %130, label %121, label %131, !llvm.loop !47
 
-127:                                              ; preds = %124
-  %128 = uitofp nneg i64 %126 to double
-  %129 = fcmp ogt double %128, 4.000000e+18
-  br i1 %129, label %149, label %130
+131:                                              ; preds = %121
+  %132 = mul nuw nsw i64 %127, %106
+  %133 = fmul double %129, %128
+  %134 = sitofp i64 %120 to double
+  %135 = fdiv double %133, %134
+  %136 = fadd double %135, 5.000000e-01
+  %137 = fptosi double %136 to i64
+  %138 = sub nsw i64 %132, %137
+  br label %139
 
-130:                                              ; preds = %127, %134
-  %131 = phi double [ %140, %134 ], [ %128, %127 ]
-  %132 = phi i64 [ %135, %134 ], [ 1, %127 ]
-  %133 = icmp eq i64 %132, %111
-  br i1 %133, label %142, label %134, !llvm.loop !47
+139:                                              ; preds = %100, %114, %131
+  %140 = phi i64 [ %117, %114 ], [ %138, %131 ], [ 0, %100 ]
+  %141 = add nsw i64 %140, %110
+  %142 = icmp slt i64 %102, 0
+  %143 = icmp slt i64 %141, %102
+  %144 = select i1 %142, i1 true, i1 %143
+  br i1 %144, label %145, label %146
 
-134:                                              ; preds = %130
-  %135 = add nuw i64 %132, 1
-  %136 = add nuw nsw i64 %135, %125
-  %137 = sitofp i64 %136 to double
-  %138 = fmul double %131, %137
-  %139 = uitofp nneg i64 %135 to double
-  %140 = fdiv double %138, %139
-  %141 = fcmp ogt double %140, 4.000000e+18
-  br i1 %141, label %142, label %130, !llvm.loop !47
+145:                                              ; preds = %139
+  store i64 %141, ptr %95, align 8, !tbaa !13
+  store i64 %103, ptr %96, align 8, !tbaa !13
+  br label %146
 
-142:                                              ; preds = %134, %130
-  %143 = phi i64 [ %132, %134 ], [ %119, %130 ]
-  %144 = phi double [ %140, %134 ], [ %131, %130 ]
-  %145 = icmp slt i64 %143, %111
-  %146 = fadd double %144, 5.000000e-01
-  %147 = fptosi double %146 to i64
-  %148 = select i1 %145, i64 4000000000000000000, i64 %147
-  br label %149
+146:                                              ; preds = %139, %145
+  %147 = phi i64 [ %102, %139 ], [ %141, %145 ]
+  %148 = icmp sgt i64 %101, 1
+  br i1 %148, label %100, label %97, !llvm.loop !48
 
-149:                                              ; preds = %142, %127, %124
-  %150 = phi i64 [ 4000000000000000000, %127 ], [ 1, %124 ], [ %148, %142 ]
-  %151 = icmp slt i64 %150, %109
-  br i1 %151, label %124, label %152, !llvm.loop !48
+149:                                              ; preds = %171
+  %150 = load ptr, ptr %75, align 8, !tbaa !22
+  br label %151
 
-152:                                              ; preds = %149
-  %153 = mul nuw nsw i64 %125, %109
-  %154 = add nsw i64 %111, 1
-  %155 = icmp eq i64 %125, 0
-  br i1 %155, label %182, label %156
-
-156:                                              ; preds = %152
-  %157 = icmp slt i64 %110, 0
-  br i1 %157, label %182, label %158
-
-158:                                              ; preds = %156
-  %159 = uitofp nneg i64 %125 to double
-  %160 = fcmp ogt double %159, 4.000000e+18
-  br i1 %160, label %182, label %161
-
-161:                                              ; preds = %158
-  %162 = add i64 %119, 1
-  br label %163
-
-163:                                              ; preds = %161, %167
-  %164 = phi double [ %173, %167 ], [ %159, %161 ]
-  %165 = phi i64 [ %168, %167 ], [ 1, %161 ]
-  %166 = icmp eq i64 %165, %154
-  br i1 %166, label %175, label %167, !llvm.loop !47
-
-167:                                              ; preds = %163
-  %168 = add i64 %165, 1
-  %169 = add i64 %165, %125
-  %170 = sitofp i64 %169 to double
-  %171 = fmul double %164, %170
-  %172 = uitofp nneg i64 %168 to double
-  %173 = fdiv double %171, %172
-  %174 = fcmp ogt double %173, 4.000000e+18
-  br i1 %174, label %175, label %163, !llvm.loop !47
-
-175:                                              ; preds = %167, %163
-  %176 = phi i64 [ %165, %167 ], [ %162, %163 ]
-  %177 = phi double [ %173, %167 ], [ %164, %163 ]
-  %178 = icmp sgt i64 %176, %111
-  %179 = fadd double %177, 5.000000e-01
-  %180 = fptosi double %179 to i64
-  %181 = select i1 %178, i64 %180, i64 4000000000000000000
-  br label %182
-
-182:                                              ; preds = %175, %158, %156, %152
-  %183 = phi i64 [ 0, %152 ], [ 1, %156 ], [ 4000000000000000000, %158 ], [ %181, %175 ]
-  %184 = sub nsw i64 %153, %183
-  br label %185
-
-185:                                              ; preds = %102, %120, %182
-  %186 = phi i64 [ %123, %120 ], [ %184, %182 ], [ 0, %102 ]
-  %187 = add nsw i64 %186, %113
-  %188 = icmp slt i64 %105, 0
-  %189 = icmp slt i64 %187, %105
-  %190 = select i1 %188, i1 true, i1 %189
-  br i1 %190, label %191, label %192
-
-191:                                              ; preds = %185
-  store i64 %187, ptr %96, align 8, !tbaa !13
-  store i64 %106, ptr %97, align 8, !tbaa !13
-  br label %192
-
-192:                                              ; preds = %185, %191
-  %193 = phi i64 [ %105, %185 ], [ %187, %191 ]
-  %194 = icmp sgt i64 %104, 1
-  %195 = add i64 %103, 1
-  br i1 %194, label %102, label %98, !llvm.loop !49
-
-196:                                              ; preds = %218
-  %197 = load ptr, ptr %75, align 8, !tbaa !22
-  br label %198
-
-198:                                              ; preds = %63, %196
-  %199 = phi ptr [ %197, %196 ], [ %76, %63 ]
+151:                                              ; preds = %63, %149
+  %152 = phi ptr [ %150, %149 ], [ %76, %63 ]
   tail call void @free(ptr noundef %79) #8
   tail call void @free(ptr noundef %80) #8
-  tail call void @free(ptr noundef %199) #8
+  tail call void @free(ptr noundef %152) #8
   call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #8
-  br label %237
+  br label %190
 
-200:                                              ; preds = %85, %218
-  %201 = phi i64 [ %65, %85 ], [ %203, %218 ]
-  %202 = getelementptr inbounds i64, ptr %80, i64 %201
-  %203 = load i64, ptr %202, align 8, !tbaa !13
-  %204 = icmp slt i64 %201, %65
-  br i1 %204, label %205, label %208
+153:                                              ; preds = %85, %171
+  %154 = phi i64 [ %65, %85 ], [ %156, %171 ]
+  %155 = getelementptr inbounds i64, ptr %80, i64 %154
+  %156 = load i64, ptr %155, align 8, !tbaa !13
+  %157 = icmp slt i64 %154, %65
+  br i1 %157, label %158, label %161
 
-205:                                              ; preds = %200
-  %206 = getelementptr inbounds i64, ptr %76, i64 %201
-  %207 = load i64, ptr %206, align 8, !tbaa !13
-  br label %208
+158:                                              ; preds = %153
+  %159 = getelementptr inbounds i64, ptr %76, i64 %154
+  %160 = load i64, ptr %159, align 8, !tbaa !13
+  br label %161
 
-208:                                              ; preds = %200, %205
-  %209 = phi i64 [ %207, %205 ], [ %10, %200 ]
-  %210 = getelementptr inbounds i64, ptr %76, i64 %203
-  %211 = load i64, ptr %210, align 8, !tbaa !13
-  %212 = sub nsw i64 %209, %211
-  %213 = icmp sgt i64 %212, 0
-  br i1 %213, label %214, label %218
+161:                                              ; preds = %153, %158
+  %162 = phi i64 [ %160, %158 ], [ %10, %153 ]
+  %163 = getelementptr inbounds i64, ptr %76, i64 %156
+  %164 = load i64, ptr %163, align 8, !tbaa !13
+  %165 = sub nsw i64 %162, %164
+  %166 = icmp sgt i64 %165, 0
+  br i1 %166, label %167, label %171
 
-214:                                              ; preds = %208
-  %215 = load i64, ptr %86, align 8, !tbaa !12
-  %216 = sub nsw i64 %215, %203
-  %217 = tail call i64 @llvm.smin.i64(i64 %216, i64 %212)
-  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %203, i64 noundef %212, i64 noundef %217)
-  br label %218
+167:                                              ; preds = %161
+  %168 = load i64, ptr %86, align 8, !tbaa !12
+  %169 = sub nsw i64 %168, %156
+  %170 = tail call i64 @llvm.smin.i64(i64 %169, i64 %165)
+  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %156, i64 noundef %165, i64 noundef %170)
+  br label %171
 
-218:                                              ; preds = %214, %208
-  %219 = icmp sgt i64 %203, 0
-  br i1 %219, label %200, label %196, !llvm.loop !50
+171:                                              ; preds = %167, %161
+  %172 = icmp sgt i64 %156, 0
+  br i1 %172, label %153, label %149, !llvm.loop !49
 
-220:                                              ; preds = %7
-  %221 = icmp sgt i64 %10, 0
-  br i1 %221, label %222, label %237
+173:                                              ; preds = %7
+  %174 = icmp sgt i64 %10, 0
+  br i1 %174, label %175, label %190
 
-222:                                              ; preds = %220
-  %223 = getelementptr inbounds i8, ptr %0, i64 16
-  %224 = load i64, ptr %223, align 8, !tbaa !12
-  %225 = tail call i64 @llvm.smin.i64(i64 %224, i64 %10)
-  store i64 %225, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
+175:                                              ; preds = %173
+  %176 = getelementptr inbounds i8, ptr %0, i64 16
+  %177 = load i64, ptr %176, align 8, !tbaa !12
+  %178 = tail call i64 @llvm.smin.i64(i64 %177, i64 %10)
+  store i64 %178, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
   call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %9) #8
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %9, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
-  %226 = getelementptr inbounds i8, ptr %9, i64 32
-  store i64 %13, ptr %226, align 8, !tbaa !38
-  %227 = getelementptr inbounds i8, ptr %9, i64 40
-  %228 = mul nsw i64 %225, %13
-  %229 = tail call noalias ptr @malloc(i64 noundef %228) #7
-  store ptr %229, ptr %227, align 8, !tbaa !40
-  %230 = getelementptr inbounds i8, ptr %9, i64 48
-  store ptr %1, ptr %230, align 8, !tbaa !41
-  %231 = getelementptr inbounds i8, ptr %9, i64 56
-  store ptr %2, ptr %231, align 8, !tbaa !42
-  %232 = getelementptr inbounds i8, ptr %9, i64 64
-  store ptr %6, ptr %232, align 8, !tbaa !43
-  %233 = getelementptr inbounds i8, ptr %9, i64 72
-  store ptr %3, ptr %233, align 8, !tbaa !44
-  %234 = getelementptr inbounds i8, ptr %9, i64 80
-  store ptr %4, ptr %234, align 8, !tbaa !45
-  %235 = getelementptr inbounds i8, ptr %0, i64 56
-  %236 = load ptr, ptr %235, align 8, !tbaa !24
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %229, ptr align 1 %236, i64 %13, i1 false)
-  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %225)
-  tail call void @free(ptr noundef %229) #8
+  %179 = getelementptr inbounds i8, ptr %9, i64 32
+  store i64 %13, ptr %179, align 8, !tbaa !38
+  %180 = getelementptr inbounds i8, ptr %9, i64 40
+  %181 = mul nsw i64 %178, %13
+  %182 = tail call noalias ptr @malloc(i64 noundef %181) #7
+  store ptr %182, ptr %180, align 8, !tbaa !40
+  %183 = getelementptr inbounds i8, ptr %9, i64 48
+  store ptr %1, ptr %183, align 8, !tbaa !41
+  %184 = getelementptr inbounds i8, ptr %9, i64 56
+  store ptr %2, ptr %184, align 8, !tbaa !42
+  %185 = getelementptr inbounds i8, ptr %9, i64 64
+  store ptr %6, ptr %185, align 8, !tbaa !43
+  %186 = getelementptr inbounds i8, ptr %9, i64 72
+  store ptr %3, ptr %186, align 8, !tbaa !44
+  %187 = getelementptr inbounds i8, ptr %9, i64 80
+  store ptr %4, ptr %187, align 8, !tbaa !45
+  %188 = getelementptr inbounds i8, ptr %0, i64 56
+  %189 = load ptr, ptr %188, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %182, ptr align 1 %189, i64 %13, i1 false)
+  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %178)
+  tail call void @free(ptr noundef %182) #8
   call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %9) #8
-  br label %237
+  br label %190
 
-237:                                              ; preds = %59, %16, %198, %222, %220
-  %238 = getelementptr inbounds i8, ptr %0, i64 56
-  %239 = load ptr, ptr %238, align 8, !tbaa !24
-  tail call void @free(ptr noundef %239) #8
+190:                                              ; preds = %59, %16, %151, %175, %173
+  %191 = getelementptr inbounds i8, ptr %0, i64 56
+  %192 = load ptr, ptr %191, align 8, !tbaa !24
+  tail call void @free(ptr noundef %192) #8
   tail call void @free(ptr noundef nonnull %0) #8
   ret void
 }
@@ -923,37 +852,37 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
 ; Function Attrs: nounwind uwtable
 define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
   %5 = icmp sgt i64 %2, 0
-  br i1 %5, label %6, label %263
+  br i1 %5, label %6, label %214
 
 6:                                                ; preds = %4
   %7 = icmp eq i64 %3, 1
-  %8 = icmp slt i64 %3, 1
-  %9 = add nsw i64 %3, -1
-  %10 = icmp slt i64 %3, 2
-  %11 = getelementptr inbounds i8, ptr %0, i64 48
-  %12 = getelementptr inbounds i8, ptr %0, i64 40
-  %13 = getelementptr inbounds i8, ptr %0, i64 32
-  %14 = getelementptr inbounds i8, ptr %0, i64 8
-  %15 = getelementptr inbounds i8, ptr %0, i64 16
-  %16 = getelementptr inbounds i8, ptr %0, i64 72
-  %17 = getelementptr inbounds i8, ptr %0, i64 64
-  %18 = add nsw i64 %1, 1
+  %8 = add i64 %3, 1
+  %9 = sitofp i64 %3 to double
+  %10 = getelementptr inbounds i8, ptr %0, i64 48
+  %11 = getelementptr inbounds i8, ptr %0, i64 40
+  %12 = getelementptr inbounds i8, ptr %0, i64 32
+  %13 = getelementptr inbounds i8, ptr %0, i64 8
+  %14 = getelementptr inbounds i8, ptr %0, i64 16
+  %15 = getelementptr inbounds i8, ptr %0, i64 72
+  %16 = getelementptr inbounds i8, ptr %0, i64 64
+  %17 = add nsw i64 %1, 1
+  %18 = add nsw i64 %3, -1
   br label %19
 
-19:                                               ; preds = %6, %261
-  %20 = phi i64 [ %2, %6 ], [ %194, %261 ]
+19:                                               ; preds = %6, %212
+  %20 = phi i64 [ %2, %6 ], [ %145, %212 ]
   %21 = icmp eq i64 %20, 1
   br i1 %21, label %22, label %57
 
 22:                                               ; preds = %19
-  %23 = load ptr, ptr %11, align 8, !tbaa !41
-  %24 = load ptr, ptr %12, align 8, !tbaa !40
-  %25 = load i64, ptr %13, align 8, !tbaa !38
+  %23 = load ptr, ptr %10, align 8, !tbaa !41
+  %24 = load ptr, ptr %11, align 8, !tbaa !40
+  %25 = load i64, ptr %12, align 8, !tbaa !38
   %26 = mul nsw i64 %25, %1
   %27 = getelementptr inbounds i8, ptr %24, i64 %26
   %28 = load i64, ptr %0, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %23, ptr readonly align 1 %27, i64 %28, i1 false)
-  %29 = load i64, ptr %14, align 8, !tbaa !34
+  %29 = load i64, ptr %13, align 8, !tbaa !34
   %30 = icmp sgt i64 %29, 0
   br i1 %30, label %31, label %50
 
@@ -965,7 +894,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 34:                                               ; preds = %34, %31
   %35 = phi ptr [ %33, %31 ], [ %46, %34 ]
   %36 = phi i64 [ 0, %31 ], [ %47, %34 ]
-  %37 = load i64, ptr %15, align 8, !tbaa !29
+  %37 = load i64, ptr %14, align 8, !tbaa !29
   %38 = getelementptr inbounds i8, ptr %23, i64 %37
   %39 = shl nsw i64 %36, 4
   %40 = getelementptr inbounds i8, ptr %38, i64 %39
@@ -977,19 +906,19 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %45 = load i64, ptr %43, align 8, !tbaa !13
   %46 = getelementptr inbounds i8, ptr %35, i64 %45
   %47 = add nuw nsw i64 %36, 1
-  %48 = load i64, ptr %14, align 8, !tbaa !34
+  %48 = load i64, ptr %13, align 8, !tbaa !34
   %49 = icmp slt i64 %47, %48
   br i1 %49, label %34, label %50, !llvm.loop !35
 
 50:                                               ; preds = %34, %22
   %51 = getelementptr inbounds i8, ptr %0, i64 80
   %52 = load ptr, ptr %51, align 8, !tbaa !45
-  %53 = load ptr, ptr %11, align 8, !tbaa !41
+  %53 = load ptr, ptr %10, align 8, !tbaa !41
   %54 = getelementptr inbounds i8, ptr %0, i64 56
   %55 = load ptr, ptr %54, align 8, !tbaa !42
-  %56 = load ptr, ptr %17, align 8, !tbaa !43
+  %56 = load ptr, ptr %16, align 8, !tbaa !43
   tail call void %52(ptr noundef %53, ptr noundef %55, ptr noundef %56) #8
-  br label %263
+  br label %214
 
 57:                                               ; preds = %19
   br i1 %7, label %58, label %108
@@ -1002,14 +931,14 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 61:                                               ; preds = %58, %100
   %62 = phi i64 [ %2, %58 ], [ %63, %100 ]
   %63 = add nsw i64 %62, -1
-  %64 = load ptr, ptr %11, align 8, !tbaa !41
-  %65 = load ptr, ptr %12, align 8, !tbaa !40
-  %66 = load i64, ptr %13, align 8, !tbaa !38
+  %64 = load ptr, ptr %10, align 8, !tbaa !41
+  %65 = load ptr, ptr %11, align 8, !tbaa !40
+  %66 = load i64, ptr %12, align 8, !tbaa !38
   %67 = mul nsw i64 %66, %1
   %68 = getelementptr inbounds i8, ptr %65, i64 %67
   %69 = load i64, ptr %0, align 8, !tbaa !33
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %64, ptr readonly align 1 %68, i64 %69, i1 false)
-  %70 = load i64, ptr %14, align 8, !tbaa !34
+  %70 = load i64, ptr %13, align 8, !tbaa !34
   %71 = icmp sgt i64 %70, 0
   br i1 %71, label %72, label %91
 
@@ -1021,7 +950,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 75:                                               ; preds = %75, %72
   %76 = phi ptr [ %74, %72 ], [ %87, %75 ]
   %77 = phi i64 [ 0, %72 ], [ %88, %75 ]
-  %78 = load i64, ptr %15, align 8, !tbaa !29
+  %78 = load i64, ptr %14, align 8, !tbaa !29
   %79 = getelementptr inbounds i8, ptr %64, i64 %78
   %80 = shl nsw i64 %77, 4
   %81 = getelementptr inbounds i8, ptr %79, i64 %80
@@ -1033,7 +962,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %86 = load i64, ptr %84, align 8, !tbaa !13
   %87 = getelementptr inbounds i8, ptr %76, i64 %86
   %88 = add nuw nsw i64 %77, 1
-  %89 = load i64, ptr %14, align 8, !tbaa !34
+  %89 = load i64, ptr %13, align 8, !tbaa !34
   %90 = icmp slt i64 %88, %89
   br i1 %90, label %75, label %91, !llvm.loop !35
 
@@ -1043,239 +972,166 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
 
 93:                                               ; preds = %91, %93
   %94 = phi i64 [ %98, %93 ], [ 0, %91 ]
-  %95 = load ptr, ptr %16, align 8, !tbaa !44
-  %96 = load ptr, ptr %11, align 8, !tbaa !41
-  %97 = load ptr, ptr %17, align 8, !tbaa !43
+  %95 = load ptr, ptr %15, align 8, !tbaa !44
+  %96 = load ptr, ptr %10, align 8, !tbaa !41
+  %97 = load ptr, ptr %16, align 8, !tbaa !43
   tail call void %95(ptr noundef %96, ptr noundef %97) #8
   %98 = add nuw nsw i64 %94, 1
   %99 = icmp eq i64 %98, %63
-  br i1 %99, label %100, label %93, !llvm.loop !51
+  br i1 %99, label %100, label %93, !llvm.loop !50
 
 100:                                              ; preds = %93, %91
   %101 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   %102 = add nsw i64 %101, %63
   store i64 %102, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   %103 = load ptr, ptr %59, align 8, !tbaa !45
-  %104 = load ptr, ptr %11, align 8, !tbaa !41
+  %104 = load ptr, ptr %10, align 8, !tbaa !41
   %105 = load ptr, ptr %60, align 8, !tbaa !42
-  %106 = load ptr, ptr %17, align 8, !tbaa !43
+  %106 = load ptr, ptr %16, align 8, !tbaa !43
   tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #8
   %107 = icmp sgt i64 %62, 1
-  br i1 %107, label %61, label %263, !llvm.loop !52
+  br i1 %107, label %61, label %214, !llvm.loop !51
 
-108:                                              ; preds = %57, %132
-  %109 = phi i64 [ %110, %132 ], [ 0, %57 ]
-  %110 = add nuw nsw i64 %109, 1
-  br i1 %8, label %132, label %111
+108:                                              ; preds = %57
+  %109 = uitofp nneg i64 %20 to double
+  br label %110
 
-111:                                              ; preds = %108
-  %112 = uitofp nneg i64 %110 to double
-  %113 = fcmp ogt double %112, 4.000000e+18
-  br i1 %113, label %132, label %114
+110:                                              ; preds = %110, %108
+  %111 = phi double [ 1.000000e+00, %108 ], [ %118, %110 ]
+  %112 = phi i64 [ 0, %108 ], [ %116, %110 ]
+  %113 = add i64 %8, %112
+  %114 = sitofp i64 %113 to double
+  %115 = fmul double %111, %114
+  %116 = add nuw nsw i64 %112, 1
+  %117 = uitofp nneg i64 %116 to double
+  %118 = fdiv double %115, %117
+  %119 = fcmp olt double %118, %109
+  br i1 %119, label %110, label %120, !llvm.loop !47
 
-114:                                              ; preds = %111, %118
-  %115 = phi double [ %124, %118 ], [ %112, %111 ]
-  %116 = phi i64 [ %119, %118 ], [ 1, %111 ]
-  %117 = icmp eq i64 %116, %3
-  br i1 %117, label %126, label %118, !llvm.loop !47
+120:                                              ; preds = %110
+  %121 = fmul double %118, %9
+  %122 = add nsw i64 %116, %3
+  %123 = sitofp i64 %122 to double
+  %124 = fdiv double %121, %123
+  %125 = fadd double %124, 5.000000e-01
+  %126 = fptosi double %125 to i64
+  %127 = sub nsw i64 %20, %126
+  %128 = icmp eq i64 %112, 0
+  br i1 %128, label %139, label %129
 
-118:                                              ; preds = %114
-  %119 = add i64 %116, 1
-  %120 = add nuw nsw i64 %119, %109
-  %121 = sitofp i64 %120 to double
-  %122 = fmul double %115, %121
-  %123 = uitofp nneg i64 %119 to double
-  %124 = fdiv double %122, %123
-  %125 = fcmp ogt double %124, 4.000000e+18
-  br i1 %125, label %126, label %114, !llvm.loop !47
+129:                                              ; preds = %120
+  %130 = fmul double %118, %117
+  %131 = fdiv double %130, %123
+  %132 = uitofp nneg i64 %112 to double
+  %133 = fmul double %131, %132
+  %134 = add i64 %112, %3
+  %135 = sitofp i64 %134 to double
+  %136 = fdiv double %133, %135
+  %137 = fadd double %136, 5.000000e-01
+  %138 = fptosi double %137 to i64
+  br label %139
 
-126:                                              ; preds = %114, %118
-  %127 = phi double [ %115, %114 ], [ %124, %118 ]
-  %128 = icmp slt i64 %116, %3
-  %129 = fadd double %127, 5.000000e-01
-  %130 = fptosi double %129 to i64
-  %131 = select i1 %128, i64 4000000000000000000, i64 %130
-  br label %132
+139:                                              ; preds = %120, %129
+  %140 = phi i64 [ %138, %129 ], [ 0, %120 ]
+  %141 = tail call i64 @llvm.smax.i64(i64 %140, i64 %127)
+  %142 = tail call i64 @llvm.smax.i64(i64 %141, i64 1)
+  %143 = icmp slt i64 %142, %20
+  %144 = add nsw i64 %20, -1
+  %145 = select i1 %143, i64 %142, i64 %144
+  %146 = load ptr, ptr %10, align 8, !tbaa !41
+  %147 = load ptr, ptr %11, align 8, !tbaa !40
+  %148 = load i64, ptr %12, align 8, !tbaa !38
+  %149 = mul nsw i64 %148, %1
+  %150 = getelementptr inbounds i8, ptr %147, i64 %149
+  %151 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %146, ptr readonly align 1 %150, i64 %151, i1 false)
+  %152 = load i64, ptr %13, align 8, !tbaa !34
+  %153 = icmp sgt i64 %152, 0
+  br i1 %153, label %154, label %173
 
-132:                                              ; preds = %126, %108, %111
-  %133 = phi i64 [ 4000000000000000000, %111 ], [ 1, %108 ], [ %131, %126 ]
-  %134 = icmp slt i64 %133, %20
-  br i1 %134, label %108, label %135, !llvm.loop !53
+154:                                              ; preds = %139
+  %155 = load i64, ptr %0, align 8, !tbaa !33
+  %156 = getelementptr inbounds i8, ptr %150, i64 %155
+  br label %157
 
-135:                                              ; preds = %132
-  br i1 %10, label %158, label %136
+157:                                              ; preds = %157, %154
+  %158 = phi ptr [ %156, %154 ], [ %169, %157 ]
+  %159 = phi i64 [ 0, %154 ], [ %170, %157 ]
+  %160 = load i64, ptr %14, align 8, !tbaa !29
+  %161 = getelementptr inbounds i8, ptr %146, i64 %160
+  %162 = shl nsw i64 %159, 4
+  %163 = getelementptr inbounds i8, ptr %161, i64 %162
+  %164 = load i64, ptr %163, align 8, !tbaa !13
+  %165 = inttoptr i64 %164 to ptr
+  %166 = getelementptr inbounds i8, ptr %163, i64 8
+  %167 = load i64, ptr %166, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %165, ptr align 1 %158, i64 %167, i1 false)
+  %168 = load i64, ptr %166, align 8, !tbaa !13
+  %169 = getelementptr inbounds i8, ptr %158, i64 %168
+  %170 = add nuw nsw i64 %159, 1
+  %171 = load i64, ptr %13, align 8, !tbaa !34
+  %172 = icmp slt i64 %170, %171
+  br i1 %172, label %157, label %173, !llvm.loop !35
 
-136:                                              ; preds = %135
-  %137 = uitofp nneg i64 %110 to double
-  %138 = fcmp ogt double %137, 4.000000e+18
-  br i1 %138, label %158, label %139
+173:                                              ; preds = %157, %139
+  %174 = icmp sgt i64 %145, 0
+  br i1 %174, label %175, label %182
 
-139:                                              ; preds = %136, %143
-  %140 = phi double [ %149, %143 ], [ %137, %136 ]
-  %141 = phi i64 [ %144, %143 ], [ 1, %136 ]
-  %142 = icmp eq i64 %141, %9
-  br i1 %142, label %151, label %143, !llvm.loop !47
+175:                                              ; preds = %173, %175
+  %176 = phi i64 [ %180, %175 ], [ 0, %173 ]
+  %177 = load ptr, ptr %15, align 8, !tbaa !44
+  %178 = load ptr, ptr %10, align 8, !tbaa !41
+  %179 = load ptr, ptr %16, align 8, !tbaa !43
+  tail call void %177(ptr noundef %178, ptr noundef %179) #8
+  %180 = add nuw nsw i64 %176, 1
+  %181 = icmp eq i64 %180, %145
+  br i1 %181, label %182, label %175, !llvm.loop !50
 
-143:                                              ; preds = %139
-  %144 = add nuw nsw i64 %141, 1
-  %145 = add nuw nsw i64 %144, %109
-  %146 = uitofp nneg i64 %145 to double
-  %147 = fmul double %140, %146
-  %148 = uitofp nneg i64 %144 to double
-  %149 = fdiv double %147, %148
-  %150 = fcmp ogt double %149, 4.000000e+18
-  br i1 %150, label %151, label %139, !llvm.loop !47
+182:                                              ; preds = %175, %173
+  %183 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %184 = add nsw i64 %183, %145
+  store i64 %184, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %185 = load ptr, ptr %11, align 8, !tbaa !40
+  %186 = load i64, ptr %12, align 8, !tbaa !38
+  %187 = mul nsw i64 %186, %17
+  %188 = getelementptr inbounds i8, ptr %185, i64 %187
+  %189 = load ptr, ptr %10, align 8, !tbaa !41
+  %190 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %188, ptr readonly align 1 %189, i64 %190, i1 false)
+  %191 = load i64, ptr %13, align 8, !tbaa !34
+  %192 = icmp sgt i64 %191, 0
+  br i1 %192, label %193, label %212
 
-151:                                              ; preds = %139, %143
-  %152 = phi double [ %140, %139 ], [ %149, %143 ]
-  %153 = icmp sge i64 %141, %9
-  %154 = fadd double %152, 5.000000e-01
-  %155 = fptosi double %154 to i64
-  %156 = freeze i1 %153
-  %157 = select i1 %156, i64 %155, i64 4000000000000000000
-  br label %158
+193:                                              ; preds = %182
+  %194 = load i64, ptr %0, align 8, !tbaa !33
+  %195 = getelementptr inbounds i8, ptr %188, i64 %194
+  br label %196
 
-158:                                              ; preds = %151, %136, %135
-  %159 = phi i64 [ 1, %135 ], [ 4000000000000000000, %136 ], [ %157, %151 ]
-  %160 = sub nsw i64 %20, %159
-  %161 = add nsw i64 %109, -2
-  %162 = icmp ult i64 %109, 2
-  %163 = or i1 %8, %162
-  %164 = xor i1 %162, true
-  %165 = zext i1 %164 to i64
-  br i1 %163, label %188, label %166
+196:                                              ; preds = %196, %193
+  %197 = phi ptr [ %195, %193 ], [ %208, %196 ]
+  %198 = phi i64 [ 0, %193 ], [ %209, %196 ]
+  %199 = load i64, ptr %14, align 8, !tbaa !29
+  %200 = getelementptr inbounds i8, ptr %189, i64 %199
+  %201 = shl nsw i64 %198, 4
+  %202 = getelementptr inbounds i8, ptr %200, i64 %201
+  %203 = load i64, ptr %202, align 8, !tbaa !13
+  %204 = inttoptr i64 %203 to ptr
+  %205 = getelementptr inbounds i8, ptr %202, i64 8
+  %206 = load i64, ptr %205, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %197, ptr align 1 %204, i64 %206, i1 false)
+  %207 = load i64, ptr %205, align 8, !tbaa !13
+  %208 = getelementptr inbounds i8, ptr %197, i64 %207
+  %209 = add nuw nsw i64 %198, 1
+  %210 = load i64, ptr %13, align 8, !tbaa !34
+  %211 = icmp slt i64 %209, %210
+  br i1 %211, label %196, label %212, !llvm.loop !25
 
-166:                                              ; preds = %158
-  %167 = add nsw i64 %109, -1
-  %168 = sitofp i64 %167 to double
-  %169 = fcmp ogt double %168, 4.000000e+18
-  br i1 %169, label %188, label %170
+212:                                              ; preds = %196, %182
+  %213 = sub nsw i64 %20, %145
+  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %17, i64 noundef %213, i64 noundef %18)
+  br i1 %174, label %19, label %214, !llvm.loop !52
 
-170:                                              ; preds = %166, %174
-  %171 = phi double [ %180, %174 ], [ %168, %166 ]
-  %172 = phi i64 [ %175, %174 ], [ 1, %166 ]
-  %173 = icmp eq i64 %172, %3
-  br i1 %173, label %182, label %174, !llvm.loop !47
-
-174:                                              ; preds = %170
-  %175 = add i64 %172, 1
-  %176 = add nuw nsw i64 %161, %175
-  %177 = sitofp i64 %176 to double
-  %178 = fmul double %171, %177
-  %179 = uitofp nneg i64 %175 to double
-  %180 = fdiv double %178, %179
-  %181 = fcmp ogt double %180, 4.000000e+18
-  br i1 %181, label %182, label %170, !llvm.loop !47
-
-182:                                              ; preds = %170, %174
-  %183 = phi double [ %171, %170 ], [ %180, %174 ]
-  %184 = icmp slt i64 %172, %3
-  %185 = fadd double %183, 5.000000e-01
-  %186 = fptosi double %185 to i64
-  %187 = select i1 %184, i64 4000000000000000000, i64 %186
-  br label %188
-
-188:                                              ; preds = %182, %166, %158
-  %189 = phi i64 [ %165, %158 ], [ 4000000000000000000, %166 ], [ %187, %182 ]
-  %190 = tail call i64 @llvm.smax.i64(i64 %189, i64 %160)
-  %191 = tail call i64 @llvm.smax.i64(i64 %190, i64 1)
-  %192 = icmp slt i64 %191, %20
-  %193 = add nsw i64 %20, -1
-  %194 = select i1 %192, i64 %191, i64 %193
-  %195 = load ptr, ptr %11, align 8, !tbaa !41
-  %196 = load ptr, ptr %12, align 8, !tbaa !40
-  %197 = load i64, ptr %13, align 8, !tbaa !38
-  %198 = mul nsw i64 %197, %1
-  %199 = getelementptr inbounds i8, ptr %196, i64 %198
-  %200 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %195, ptr readonly align 1 %199, i64 %200, i1 false)
-  %201 = load i64, ptr %14, align 8, !tbaa !34
-  %202 = icmp sgt i64 %201, 0
-  br i1 %202, label %203, label %222
-
-203:                                              ; preds = %188
-  %204 = load i64, ptr %0, align 8, !tbaa !33
-  %205 = getelementptr inbounds i8, ptr %199, i64 %204
-  br label %206
-
-206:                                              ; preds = %206, %203
-  %207 = phi ptr [ %205, %203 ], [ %218, %206 ]
-  %208 = phi i64 [ 0, %203 ], [ %219, %206 ]
-  %209 = load i64, ptr %15, align 8, !tbaa !29
-  %210 = getelementptr inbounds i8, ptr %195, i64 %209
-  %211 = shl nsw i64 %208, 4
-  %212 = getelementptr inbounds i8, ptr %210, i64 %211
-  %213 = load i64, ptr %212, align 8, !tbaa !13
-  %214 = inttoptr i64 %213 to ptr
-  %215 = getelementptr inbounds i8, ptr %212, i64 8
-  %216 = load i64, ptr %215, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %214, ptr align 1 %207, i64 %216, i1 false)
-  %217 = load i64, ptr %215, align 8, !tbaa !13
-  %218 = getelementptr inbounds i8, ptr %207, i64 %217
-  %219 = add nuw nsw i64 %208, 1
-  %220 = load i64, ptr %14, align 8, !tbaa !34
-  %221 = icmp slt i64 %219, %220
-  br i1 %221, label %206, label %222, !llvm.loop !35
-
-222:                                              ; preds = %206, %188
-  %223 = icmp sgt i64 %194, 0
-  br i1 %223, label %224, label %231
-
-224:                                              ; preds = %222, %224
-  %225 = phi i64 [ %229, %224 ], [ 0, %222 ]
-  %226 = load ptr, ptr %16, align 8, !tbaa !44
-  %227 = load ptr, ptr %11, align 8, !tbaa !41
-  %228 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %226(ptr noundef %227, ptr noundef %228) #8
-  %229 = add nuw nsw i64 %225, 1
-  %230 = icmp eq i64 %229, %194
-  br i1 %230, label %231, label %224, !llvm.loop !51
-
-231:                                              ; preds = %224, %222
-  %232 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %233 = add nsw i64 %232, %194
-  store i64 %233, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %234 = load ptr, ptr %12, align 8, !tbaa !40
-  %235 = load i64, ptr %13, align 8, !tbaa !38
-  %236 = mul nsw i64 %235, %18
-  %237 = getelementptr inbounds i8, ptr %234, i64 %236
-  %238 = load ptr, ptr %11, align 8, !tbaa !41
-  %239 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %237, ptr readonly align 1 %238, i64 %239, i1 false)
-  %240 = load i64, ptr %14, align 8, !tbaa !34
-  %241 = icmp sgt i64 %240, 0
-  br i1 %241, label %242, label %261
-
-242:                                              ; preds = %231
-  %243 = load i64, ptr %0, align 8, !tbaa !33
-  %244 = getelementptr inbounds i8, ptr %237, i64 %243
-  br label %245
-
-245:                                              ; preds = %245, %242
-  %246 = phi ptr [ %244, %242 ], [ %257, %245 ]
-  %247 = phi i64 [ 0, %242 ], [ %258, %245 ]
-  %248 = load i64, ptr %15, align 8, !tbaa !29
-  %249 = getelementptr inbounds i8, ptr %238, i64 %248
-  %250 = shl nsw i64 %247, 4
-  %251 = getelementptr inbounds i8, ptr %249, i64 %250
-  %252 = load i64, ptr %251, align 8, !tbaa !13
-  %253 = inttoptr i64 %252 to ptr
-  %254 = getelementptr inbounds i8, ptr %251, i64 8
-  %255 = load i64, ptr %254, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %246, ptr align 1 %253, i64 %255, i1 false)
-  %256 = load i64, ptr %254, align 8, !tbaa !13
-  %257 = getelementptr inbounds i8, ptr %246, i64 %256
-  %258 = add nuw nsw i64 %247, 1
-  %259 = load i64, ptr %14, align 8, !tbaa !34
-  %260 = icmp slt i64 %258, %259
-  br i1 %260, label %245, label %261, !llvm.loop !25
-
-261:                                              ; preds = %245, %231
-  %262 = sub nsw i64 %20, %194
-  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %262, i64 noundef %9)
-  br i1 %223, label %19, label %263, !llvm.loop !54
-
-263:                                              ; preds = %261, %100, %4, %50
+214:                                              ; preds = %212, %100, %4, %50
   ret void
 }
 
@@ -1358,5 +1214,3 @@ attributes #9 = { nounwind allocsize(1) }
 !50 = distinct !{!50, !18}
 !51 = distinct !{!51, !18}
 !52 = distinct !{!52, !18}
-!53 = distinct !{!53, !18}
-!54 = distinct !{!54, !18}
