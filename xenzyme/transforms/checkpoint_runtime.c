@@ -66,6 +66,7 @@ struct xz_run {
   void *env;
   xz_step_fn step;
   xz_back_fn back;
+  long fresh; /* (the slot the state and the regions were last saved to, unchanged since; -1: none) */
 };
 
 /* r, the fewest repetitions with beta(c, r) >= n, where beta(c, r) = (c + r)! / (c! r!) is the
@@ -111,9 +112,15 @@ static void xz_restore(const struct xz_layout *at, char *state, const char *from
 }
 
 static void xz_advance(struct xz_run *run, long slot, long steps) {
-  xz_restore(&run->at, run->state, run->slots + slot * run->size);
+  if (run->fresh != slot) xz_restore(&run->at, run->state, run->slots + slot * run->size);
+  run->fresh = steps ? -1 : slot;
   for (long k = 0; k < steps; k++) run->step(run->state, run->env);
   __xenzyme_checkpoint_steps += steps;
+}
+
+static void xz_back(struct xz_run *run) {
+  run->fresh = -1; /* (the step's gradient runs the step again: the regions change) */
+  run->back(run->state, run->dstate, run->env);
 }
 
 /* The steps xz_revolve runs again for n steps and c slots: r n - beta(c+1, r-1), r the fewest
@@ -134,13 +141,13 @@ static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
   while (n > 0) {
     if (n == 1) {
       xz_advance(run, slot, 0);
-      run->back(run->state, run->dstate, run->env);
+      xz_back(run);
       return;
     }
     if (c == 1) {
       for (long k = n - 1; k >= 0; k--) {
         xz_advance(run, slot, k);
-        run->back(run->state, run->dstate, run->env);
+        xz_back(run);
       }
       return;
     }
@@ -154,8 +161,13 @@ static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
     if (m < 1) m = 1;
     if (m > n - 1) m = n - 1;
     xz_advance(run, slot, m);
-    xz_save(&run->at, run->slots + (slot + 1) * run->size, run->state);
-    xz_revolve(run, slot + 1, n - m, c - 1);
+    if (n - m == 1) { /* (the last step: reversed from the state at hand, which needs no snapshot) */
+      xz_back(run);
+    } else {
+      xz_save(&run->at, run->slots + (slot + 1) * run->size, run->state);
+      run->fresh = slot + 1;
+      xz_revolve(run, slot + 1, n - m, c - 1);
+    }
     n = m;
   }
 }
@@ -241,7 +253,7 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
     }
   } else if (t->scheme == 3) {
     __xenzyme_checkpoint_snapshots = t->kept;
-    struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back};
+    struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back, -1};
     long m = t->kept, *p = t->pos;
     long *best = malloc((m + 1) * sizeof(long)), *from = malloc((m + 1) * sizeof(long));
     best[0] = 0;
@@ -267,7 +279,7 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;
     __xenzyme_checkpoint_snapshots = c;
-    struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back};
+    struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back, -1};
     memcpy(run.slots, t->slots, bytes);
     xz_revolve(&run, 0, n, c);
     free(run.slots);

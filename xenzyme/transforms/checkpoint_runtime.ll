@@ -3,7 +3,7 @@ source_filename = "xenzyme/transforms/checkpoint_runtime.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-%struct.xz_run = type { %struct.xz_layout, i64, ptr, ptr, ptr, ptr, ptr, ptr }
+%struct.xz_run = type { %struct.xz_layout, i64, ptr, ptr, ptr, ptr, ptr, ptr, i64 }
 %struct.xz_layout = type { i64, i64, i64, i64 }
 
 @__xenzyme_checkpoint_steps = weak dso_local local_unnamed_addr global i64 0, align 8
@@ -563,7 +563,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %13 = load i64, ptr %12, align 8, !tbaa !32
   %14 = getelementptr inbounds i8, ptr %0, i64 8
   %15 = load i64, ptr %14, align 8, !tbaa !5
-  switch i64 %15, label %173 [
+  switch i64 %15, label %174 [
     i64 1, label %16
     i64 3, label %63
   ]
@@ -575,7 +575,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %20 = add i64 %19, %18
   %21 = sdiv i64 %20, %18
   %22 = icmp sgt i64 %21, 0
-  br i1 %22, label %23, label %190
+  br i1 %22, label %23, label %193
 
 23:                                               ; preds = %16
   %24 = getelementptr inbounds i8, ptr %0, i64 56
@@ -629,13 +629,13 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store i64 %61, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #8
   %62 = icmp sgt i64 %28, 1
-  br i1 %62, label %27, label %190, !llvm.loop !36
+  br i1 %62, label %27, label %193, !llvm.loop !36
 
 63:                                               ; preds = %7
   %64 = getelementptr inbounds i8, ptr %0, i64 72
   %65 = load i64, ptr %64, align 8, !tbaa !23
   store i64 %65, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
-  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %8) #8
+  call void @llvm.lifetime.start.p0(i64 96, ptr nonnull %8) #8
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %8, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
   %66 = getelementptr inbounds i8, ptr %8, i64 32
   store i64 %13, ptr %66, align 8, !tbaa !38
@@ -653,485 +653,526 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store ptr %3, ptr %73, align 8, !tbaa !44
   %74 = getelementptr inbounds i8, ptr %8, i64 80
   store ptr %4, ptr %74, align 8, !tbaa !45
-  %75 = getelementptr inbounds i8, ptr %0, i64 64
-  %76 = load ptr, ptr %75, align 8, !tbaa !22
-  %77 = shl i64 %65, 3
-  %78 = add i64 %77, 8
-  %79 = tail call noalias ptr @malloc(i64 noundef %78) #7
-  %80 = tail call noalias ptr @malloc(i64 noundef %78) #7
-  store i64 0, ptr %79, align 8, !tbaa !13
-  %81 = icmp slt i64 %65, 1
-  br i1 %81, label %151, label %82
+  %75 = getelementptr inbounds i8, ptr %8, i64 88
+  store i64 -1, ptr %75, align 8, !tbaa !46
+  %76 = getelementptr inbounds i8, ptr %0, i64 64
+  %77 = load ptr, ptr %76, align 8, !tbaa !22
+  %78 = shl i64 %65, 3
+  %79 = add i64 %78, 8
+  %80 = tail call noalias ptr @malloc(i64 noundef %79) #7
+  %81 = tail call noalias ptr @malloc(i64 noundef %79) #7
+  store i64 0, ptr %80, align 8, !tbaa !13
+  %82 = icmp slt i64 %65, 1
+  br i1 %82, label %152, label %83
 
-82:                                               ; preds = %63
-  %83 = getelementptr inbounds i8, ptr %0, i64 16
-  %84 = load i64, ptr %83, align 8, !tbaa !12
-  br label %87
+83:                                               ; preds = %63
+  %84 = getelementptr inbounds i8, ptr %0, i64 16
+  %85 = load i64, ptr %84, align 8, !tbaa !12
+  br label %88
 
-85:                                               ; preds = %97
-  %86 = getelementptr inbounds i8, ptr %0, i64 16
-  br label %153
+86:                                               ; preds = %98
+  %87 = getelementptr inbounds i8, ptr %0, i64 16
+  br label %154
 
-87:                                               ; preds = %82, %97
-  %88 = phi i64 [ 1, %82 ], [ %98, %97 ]
-  %89 = icmp slt i64 %88, %65
-  br i1 %89, label %90, label %93
+88:                                               ; preds = %83, %98
+  %89 = phi i64 [ 1, %83 ], [ %99, %98 ]
+  %90 = icmp slt i64 %89, %65
+  br i1 %90, label %91, label %94
 
-90:                                               ; preds = %87
-  %91 = getelementptr inbounds i64, ptr %76, i64 %88
-  %92 = load i64, ptr %91, align 8, !tbaa !13
-  br label %93
+91:                                               ; preds = %88
+  %92 = getelementptr inbounds i64, ptr %77, i64 %89
+  %93 = load i64, ptr %92, align 8, !tbaa !13
+  br label %94
 
-93:                                               ; preds = %87, %90
-  %94 = phi i64 [ %92, %90 ], [ %10, %87 ]
-  %95 = getelementptr inbounds i64, ptr %79, i64 %88
-  store i64 -1, ptr %95, align 8, !tbaa !13
-  %96 = getelementptr inbounds i64, ptr %80, i64 %88
-  br label %100
+94:                                               ; preds = %88, %91
+  %95 = phi i64 [ %93, %91 ], [ %10, %88 ]
+  %96 = getelementptr inbounds i64, ptr %80, i64 %89
+  store i64 -1, ptr %96, align 8, !tbaa !13
+  %97 = getelementptr inbounds i64, ptr %81, i64 %89
+  br label %101
 
-97:                                               ; preds = %146
-  %98 = add nuw i64 %88, 1
-  %99 = icmp eq i64 %88, %65
-  br i1 %99, label %85, label %87, !llvm.loop !46
+98:                                               ; preds = %147
+  %99 = add nuw i64 %89, 1
+  %100 = icmp eq i64 %89, %65
+  br i1 %100, label %86, label %88, !llvm.loop !47
 
-100:                                              ; preds = %93, %146
-  %101 = phi i64 [ %88, %93 ], [ %103, %146 ]
-  %102 = phi i64 [ -1, %93 ], [ %147, %146 ]
-  %103 = add nsw i64 %101, -1
-  %104 = getelementptr inbounds i64, ptr %76, i64 %103
-  %105 = load i64, ptr %104, align 8, !tbaa !13
-  %106 = sub nsw i64 %94, %105
-  %107 = sub nsw i64 %84, %103
-  %108 = tail call i64 @llvm.smin.i64(i64 %107, i64 %106)
-  %109 = getelementptr inbounds i64, ptr %79, i64 %103
-  %110 = load i64, ptr %109, align 8, !tbaa !13
-  %111 = icmp slt i64 %106, 2
-  br i1 %111, label %139, label %112
+101:                                              ; preds = %94, %147
+  %102 = phi i64 [ %89, %94 ], [ %104, %147 ]
+  %103 = phi i64 [ -1, %94 ], [ %148, %147 ]
+  %104 = add nsw i64 %102, -1
+  %105 = getelementptr inbounds i64, ptr %77, i64 %104
+  %106 = load i64, ptr %105, align 8, !tbaa !13
+  %107 = sub nsw i64 %95, %106
+  %108 = sub nsw i64 %85, %104
+  %109 = tail call i64 @llvm.smin.i64(i64 %108, i64 %107)
+  %110 = getelementptr inbounds i64, ptr %80, i64 %104
+  %111 = load i64, ptr %110, align 8, !tbaa !13
+  %112 = icmp slt i64 %107, 2
+  br i1 %112, label %140, label %113
 
-112:                                              ; preds = %100
-  %113 = icmp eq i64 %107, 1
-  br i1 %113, label %114, label %118
+113:                                              ; preds = %101
+  %114 = icmp eq i64 %108, 1
+  br i1 %114, label %115, label %119
 
-114:                                              ; preds = %112
-  %115 = add nsw i64 %106, -1
-  %116 = mul nsw i64 %115, %106
-  %117 = lshr i64 %116, 1
-  br label %139
+115:                                              ; preds = %113
+  %116 = add nsw i64 %107, -1
+  %117 = mul nsw i64 %116, %107
+  %118 = lshr i64 %117, 1
+  br label %140
 
-118:                                              ; preds = %112
-  %119 = uitofp nneg i64 %106 to double
-  %120 = add i64 %108, 1
-  br label %121
+119:                                              ; preds = %113
+  %120 = uitofp nneg i64 %107 to double
+  %121 = add i64 %109, 1
+  br label %122
 
-121:                                              ; preds = %121, %118
-  %122 = phi double [ 1.000000e+00, %118 ], [ %129, %121 ]
-  %123 = phi i64 [ 0, %118 ], [ %127, %121 ]
-  %124 = add i64 %123, %120
-  %125 = sitofp i64 %124 to double
-  %126 = fmul double %122, %125
-  %127 = add nuw nsw i64 %123, 1
-  %128 = uitofp nneg i64 %127 to double
-  %129 = fdiv double %126, %128
-  %130 = fcmp olt double %129, %119
-  br i1 %130, label %121, label %131, !llvm.loop !47
+122:                                              ; preds = %122, %119
+  %123 = phi double [ 1.000000e+00, %119 ], [ %130, %122 ]
+  %124 = phi i64 [ 0, %119 ], [ %128, %122 ]
+  %125 = add i64 %124, %121
+  %126 = sitofp i64 %125 to double
+  %127 = fmul double %123, %126
+  %128 = add nuw nsw i64 %124, 1
+  %129 = uitofp nneg i64 %128 to double
+  %130 = fdiv double %127, %129
+  %131 = fcmp olt double %130, %120
+  br i1 %131, label %122, label %132, !llvm.loop !48
 
-131:                                              ; preds = %121
-  %132 = mul nuw nsw i64 %127, %106
-  %133 = fmul double %129, %128
-  %134 = sitofp i64 %120 to double
-  %135 = fdiv double %133, %134
-  %136 = fadd double %135, 5.000000e-01
-  %137 = fptosi double %136 to i64
-  %138 = sub nsw i64 %132, %137
-  br label %139
+132:                                              ; preds = %122
+  %133 = mul nuw nsw i64 %128, %107
+  %134 = fmul double %130, %129
+  %135 = sitofp i64 %121 to double
+  %136 = fdiv double %134, %135
+  %137 = fadd double %136, 5.000000e-01
+  %138 = fptosi double %137 to i64
+  %139 = sub nsw i64 %133, %138
+  br label %140
 
-139:                                              ; preds = %100, %114, %131
-  %140 = phi i64 [ %117, %114 ], [ %138, %131 ], [ 0, %100 ]
-  %141 = add nsw i64 %140, %110
-  %142 = icmp slt i64 %102, 0
-  %143 = icmp slt i64 %141, %102
-  %144 = select i1 %142, i1 true, i1 %143
-  br i1 %144, label %145, label %146
+140:                                              ; preds = %101, %115, %132
+  %141 = phi i64 [ %118, %115 ], [ %139, %132 ], [ 0, %101 ]
+  %142 = add nsw i64 %141, %111
+  %143 = icmp slt i64 %103, 0
+  %144 = icmp slt i64 %142, %103
+  %145 = select i1 %143, i1 true, i1 %144
+  br i1 %145, label %146, label %147
 
-145:                                              ; preds = %139
-  store i64 %141, ptr %95, align 8, !tbaa !13
-  store i64 %103, ptr %96, align 8, !tbaa !13
-  br label %146
+146:                                              ; preds = %140
+  store i64 %142, ptr %96, align 8, !tbaa !13
+  store i64 %104, ptr %97, align 8, !tbaa !13
+  br label %147
 
-146:                                              ; preds = %139, %145
-  %147 = phi i64 [ %102, %139 ], [ %141, %145 ]
-  %148 = icmp sgt i64 %101, 1
-  br i1 %148, label %100, label %97, !llvm.loop !48
+147:                                              ; preds = %140, %146
+  %148 = phi i64 [ %103, %140 ], [ %142, %146 ]
+  %149 = icmp sgt i64 %102, 1
+  br i1 %149, label %101, label %98, !llvm.loop !49
 
-149:                                              ; preds = %171
-  %150 = load ptr, ptr %75, align 8, !tbaa !22
-  br label %151
+150:                                              ; preds = %172
+  %151 = load ptr, ptr %76, align 8, !tbaa !22
+  br label %152
 
-151:                                              ; preds = %63, %149
-  %152 = phi ptr [ %150, %149 ], [ %76, %63 ]
-  tail call void @free(ptr noundef %79) #8
+152:                                              ; preds = %63, %150
+  %153 = phi ptr [ %151, %150 ], [ %77, %63 ]
   tail call void @free(ptr noundef %80) #8
-  tail call void @free(ptr noundef %152) #8
-  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #8
-  br label %190
+  tail call void @free(ptr noundef %81) #8
+  tail call void @free(ptr noundef %153) #8
+  call void @llvm.lifetime.end.p0(i64 96, ptr nonnull %8) #8
+  br label %193
 
-153:                                              ; preds = %85, %171
-  %154 = phi i64 [ %65, %85 ], [ %156, %171 ]
-  %155 = getelementptr inbounds i64, ptr %80, i64 %154
-  %156 = load i64, ptr %155, align 8, !tbaa !13
-  %157 = icmp slt i64 %154, %65
-  br i1 %157, label %158, label %161
+154:                                              ; preds = %86, %172
+  %155 = phi i64 [ %65, %86 ], [ %157, %172 ]
+  %156 = getelementptr inbounds i64, ptr %81, i64 %155
+  %157 = load i64, ptr %156, align 8, !tbaa !13
+  %158 = icmp slt i64 %155, %65
+  br i1 %158, label %159, label %162
 
-158:                                              ; preds = %153
-  %159 = getelementptr inbounds i64, ptr %76, i64 %154
-  %160 = load i64, ptr %159, align 8, !tbaa !13
-  br label %161
+159:                                              ; preds = %154
+  %160 = getelementptr inbounds i64, ptr %77, i64 %155
+  %161 = load i64, ptr %160, align 8, !tbaa !13
+  br label %162
 
-161:                                              ; preds = %153, %158
-  %162 = phi i64 [ %160, %158 ], [ %10, %153 ]
-  %163 = getelementptr inbounds i64, ptr %76, i64 %156
-  %164 = load i64, ptr %163, align 8, !tbaa !13
-  %165 = sub nsw i64 %162, %164
-  %166 = icmp sgt i64 %165, 0
-  br i1 %166, label %167, label %171
+162:                                              ; preds = %154, %159
+  %163 = phi i64 [ %161, %159 ], [ %10, %154 ]
+  %164 = getelementptr inbounds i64, ptr %77, i64 %157
+  %165 = load i64, ptr %164, align 8, !tbaa !13
+  %166 = sub nsw i64 %163, %165
+  %167 = icmp sgt i64 %166, 0
+  br i1 %167, label %168, label %172
 
-167:                                              ; preds = %161
-  %168 = load i64, ptr %86, align 8, !tbaa !12
-  %169 = sub nsw i64 %168, %156
-  %170 = tail call i64 @llvm.smin.i64(i64 %169, i64 %165)
-  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %156, i64 noundef %165, i64 noundef %170)
-  br label %171
+168:                                              ; preds = %162
+  %169 = load i64, ptr %87, align 8, !tbaa !12
+  %170 = sub nsw i64 %169, %157
+  %171 = tail call i64 @llvm.smin.i64(i64 %170, i64 %166)
+  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %157, i64 noundef %166, i64 noundef %171)
+  br label %172
 
-171:                                              ; preds = %167, %161
-  %172 = icmp sgt i64 %156, 0
-  br i1 %172, label %153, label %149, !llvm.loop !49
+172:                                              ; preds = %168, %162
+  %173 = icmp sgt i64 %157, 0
+  br i1 %173, label %154, label %150, !llvm.loop !50
 
-173:                                              ; preds = %7
-  %174 = icmp sgt i64 %10, 0
-  br i1 %174, label %175, label %190
+174:                                              ; preds = %7
+  %175 = icmp sgt i64 %10, 0
+  br i1 %175, label %176, label %193
 
-175:                                              ; preds = %173
-  %176 = getelementptr inbounds i8, ptr %0, i64 16
-  %177 = load i64, ptr %176, align 8, !tbaa !12
-  %178 = tail call i64 @llvm.smin.i64(i64 %177, i64 %10)
-  store i64 %178, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
-  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %9) #8
+176:                                              ; preds = %174
+  %177 = getelementptr inbounds i8, ptr %0, i64 16
+  %178 = load i64, ptr %177, align 8, !tbaa !12
+  %179 = tail call i64 @llvm.smin.i64(i64 %178, i64 %10)
+  store i64 %179, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 96, ptr nonnull %9) #8
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %9, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
-  %179 = getelementptr inbounds i8, ptr %9, i64 32
-  store i64 %13, ptr %179, align 8, !tbaa !38
-  %180 = getelementptr inbounds i8, ptr %9, i64 40
-  %181 = mul nsw i64 %178, %13
-  %182 = tail call noalias ptr @malloc(i64 noundef %181) #7
-  store ptr %182, ptr %180, align 8, !tbaa !40
-  %183 = getelementptr inbounds i8, ptr %9, i64 48
-  store ptr %1, ptr %183, align 8, !tbaa !41
-  %184 = getelementptr inbounds i8, ptr %9, i64 56
-  store ptr %2, ptr %184, align 8, !tbaa !42
-  %185 = getelementptr inbounds i8, ptr %9, i64 64
-  store ptr %6, ptr %185, align 8, !tbaa !43
-  %186 = getelementptr inbounds i8, ptr %9, i64 72
-  store ptr %3, ptr %186, align 8, !tbaa !44
-  %187 = getelementptr inbounds i8, ptr %9, i64 80
-  store ptr %4, ptr %187, align 8, !tbaa !45
-  %188 = getelementptr inbounds i8, ptr %0, i64 56
-  %189 = load ptr, ptr %188, align 8, !tbaa !24
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %182, ptr align 1 %189, i64 %13, i1 false)
-  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %178)
-  tail call void @free(ptr noundef %182) #8
-  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %9) #8
-  br label %190
-
-190:                                              ; preds = %59, %16, %151, %175, %173
-  %191 = getelementptr inbounds i8, ptr %0, i64 56
-  %192 = load ptr, ptr %191, align 8, !tbaa !24
+  %180 = getelementptr inbounds i8, ptr %9, i64 32
+  store i64 %13, ptr %180, align 8, !tbaa !38
+  %181 = getelementptr inbounds i8, ptr %9, i64 40
+  %182 = mul nsw i64 %179, %13
+  %183 = tail call noalias ptr @malloc(i64 noundef %182) #7
+  store ptr %183, ptr %181, align 8, !tbaa !40
+  %184 = getelementptr inbounds i8, ptr %9, i64 48
+  store ptr %1, ptr %184, align 8, !tbaa !41
+  %185 = getelementptr inbounds i8, ptr %9, i64 56
+  store ptr %2, ptr %185, align 8, !tbaa !42
+  %186 = getelementptr inbounds i8, ptr %9, i64 64
+  store ptr %6, ptr %186, align 8, !tbaa !43
+  %187 = getelementptr inbounds i8, ptr %9, i64 72
+  store ptr %3, ptr %187, align 8, !tbaa !44
+  %188 = getelementptr inbounds i8, ptr %9, i64 80
+  store ptr %4, ptr %188, align 8, !tbaa !45
+  %189 = getelementptr inbounds i8, ptr %9, i64 88
+  store i64 -1, ptr %189, align 8, !tbaa !46
+  %190 = getelementptr inbounds i8, ptr %0, i64 56
+  %191 = load ptr, ptr %190, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %183, ptr align 1 %191, i64 %13, i1 false)
+  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %179)
+  %192 = load ptr, ptr %181, align 8, !tbaa !40
   tail call void @free(ptr noundef %192) #8
+  call void @llvm.lifetime.end.p0(i64 96, ptr nonnull %9) #8
+  br label %193
+
+193:                                              ; preds = %59, %16, %152, %176, %174
+  %194 = getelementptr inbounds i8, ptr %0, i64 56
+  %195 = load ptr, ptr %194, align 8, !tbaa !24
+  tail call void @free(ptr noundef %195) #8
   tail call void @free(ptr noundef nonnull %0) #8
   ret void
 }
 
 ; Function Attrs: nounwind uwtable
-define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
+define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
   %5 = icmp sgt i64 %2, 0
-  br i1 %5, label %6, label %214
+  br i1 %5, label %6, label %233
 
 6:                                                ; preds = %4
   %7 = icmp eq i64 %3, 1
   %8 = add i64 %3, 1
   %9 = sitofp i64 %3 to double
-  %10 = getelementptr inbounds i8, ptr %0, i64 48
-  %11 = getelementptr inbounds i8, ptr %0, i64 40
-  %12 = getelementptr inbounds i8, ptr %0, i64 32
-  %13 = getelementptr inbounds i8, ptr %0, i64 8
-  %14 = getelementptr inbounds i8, ptr %0, i64 16
-  %15 = getelementptr inbounds i8, ptr %0, i64 72
-  %16 = getelementptr inbounds i8, ptr %0, i64 64
-  %17 = add nsw i64 %1, 1
-  %18 = add nsw i64 %3, -1
-  br label %19
+  %10 = getelementptr inbounds i8, ptr %0, i64 88
+  %11 = getelementptr inbounds i8, ptr %0, i64 48
+  %12 = getelementptr inbounds i8, ptr %0, i64 40
+  %13 = getelementptr inbounds i8, ptr %0, i64 32
+  %14 = getelementptr inbounds i8, ptr %0, i64 8
+  %15 = getelementptr inbounds i8, ptr %0, i64 16
+  %16 = getelementptr inbounds i8, ptr %0, i64 72
+  %17 = getelementptr inbounds i8, ptr %0, i64 64
+  %18 = add nsw i64 %1, 1
+  %19 = add nsw i64 %3, -1
+  %20 = getelementptr inbounds i8, ptr %0, i64 80
+  %21 = getelementptr inbounds i8, ptr %0, i64 56
+  br label %22
 
-19:                                               ; preds = %6, %212
-  %20 = phi i64 [ %2, %6 ], [ %145, %212 ]
-  %21 = icmp eq i64 %20, 1
-  br i1 %21, label %22, label %57
+22:                                               ; preds = %6, %232
+  %23 = phi i64 [ %2, %6 ], [ %151, %232 ]
+  %24 = icmp eq i64 %23, 1
+  br i1 %24, label %25, label %61
 
-22:                                               ; preds = %19
-  %23 = load ptr, ptr %10, align 8, !tbaa !41
-  %24 = load ptr, ptr %11, align 8, !tbaa !40
-  %25 = load i64, ptr %12, align 8, !tbaa !38
-  %26 = mul nsw i64 %25, %1
-  %27 = getelementptr inbounds i8, ptr %24, i64 %26
-  %28 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %23, ptr readonly align 1 %27, i64 %28, i1 false)
-  %29 = load i64, ptr %13, align 8, !tbaa !34
-  %30 = icmp sgt i64 %29, 0
-  br i1 %30, label %31, label %50
+25:                                               ; preds = %22
+  %26 = load i64, ptr %10, align 8, !tbaa !46
+  %27 = icmp eq i64 %26, %1
+  br i1 %27, label %56, label %28
 
-31:                                               ; preds = %22
-  %32 = load i64, ptr %0, align 8, !tbaa !33
-  %33 = getelementptr inbounds i8, ptr %27, i64 %32
-  br label %34
+28:                                               ; preds = %25
+  %29 = load ptr, ptr %11, align 8, !tbaa !41
+  %30 = load ptr, ptr %12, align 8, !tbaa !40
+  %31 = load i64, ptr %13, align 8, !tbaa !38
+  %32 = mul nsw i64 %31, %1
+  %33 = getelementptr inbounds i8, ptr %30, i64 %32
+  %34 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %29, ptr readonly align 1 %33, i64 %34, i1 false)
+  %35 = load i64, ptr %14, align 8, !tbaa !34
+  %36 = icmp sgt i64 %35, 0
+  br i1 %36, label %37, label %56
 
-34:                                               ; preds = %34, %31
-  %35 = phi ptr [ %33, %31 ], [ %46, %34 ]
-  %36 = phi i64 [ 0, %31 ], [ %47, %34 ]
-  %37 = load i64, ptr %14, align 8, !tbaa !29
-  %38 = getelementptr inbounds i8, ptr %23, i64 %37
-  %39 = shl nsw i64 %36, 4
-  %40 = getelementptr inbounds i8, ptr %38, i64 %39
-  %41 = load i64, ptr %40, align 8, !tbaa !13
-  %42 = inttoptr i64 %41 to ptr
-  %43 = getelementptr inbounds i8, ptr %40, i64 8
-  %44 = load i64, ptr %43, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %42, ptr align 1 %35, i64 %44, i1 false)
-  %45 = load i64, ptr %43, align 8, !tbaa !13
-  %46 = getelementptr inbounds i8, ptr %35, i64 %45
-  %47 = add nuw nsw i64 %36, 1
-  %48 = load i64, ptr %13, align 8, !tbaa !34
-  %49 = icmp slt i64 %47, %48
-  br i1 %49, label %34, label %50, !llvm.loop !35
+37:                                               ; preds = %28
+  %38 = load i64, ptr %0, align 8, !tbaa !33
+  %39 = getelementptr inbounds i8, ptr %33, i64 %38
+  br label %40
 
-50:                                               ; preds = %34, %22
-  %51 = getelementptr inbounds i8, ptr %0, i64 80
-  %52 = load ptr, ptr %51, align 8, !tbaa !45
-  %53 = load ptr, ptr %10, align 8, !tbaa !41
-  %54 = getelementptr inbounds i8, ptr %0, i64 56
-  %55 = load ptr, ptr %54, align 8, !tbaa !42
-  %56 = load ptr, ptr %16, align 8, !tbaa !43
-  tail call void %52(ptr noundef %53, ptr noundef %55, ptr noundef %56) #8
-  br label %214
+40:                                               ; preds = %40, %37
+  %41 = phi ptr [ %39, %37 ], [ %52, %40 ]
+  %42 = phi i64 [ 0, %37 ], [ %53, %40 ]
+  %43 = load i64, ptr %15, align 8, !tbaa !29
+  %44 = getelementptr inbounds i8, ptr %29, i64 %43
+  %45 = shl nsw i64 %42, 4
+  %46 = getelementptr inbounds i8, ptr %44, i64 %45
+  %47 = load i64, ptr %46, align 8, !tbaa !13
+  %48 = inttoptr i64 %47 to ptr
+  %49 = getelementptr inbounds i8, ptr %46, i64 8
+  %50 = load i64, ptr %49, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %48, ptr align 1 %41, i64 %50, i1 false)
+  %51 = load i64, ptr %49, align 8, !tbaa !13
+  %52 = getelementptr inbounds i8, ptr %41, i64 %51
+  %53 = add nuw nsw i64 %42, 1
+  %54 = load i64, ptr %14, align 8, !tbaa !34
+  %55 = icmp slt i64 %53, %54
+  br i1 %55, label %40, label %56, !llvm.loop !35
 
-57:                                               ; preds = %19
-  br i1 %7, label %58, label %108
+56:                                               ; preds = %40, %25, %28
+  store i64 -1, ptr %10, align 8, !tbaa !46
+  %57 = load ptr, ptr %20, align 8, !tbaa !45
+  %58 = load ptr, ptr %11, align 8, !tbaa !41
+  %59 = load ptr, ptr %21, align 8, !tbaa !42
+  %60 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %57(ptr noundef %58, ptr noundef %59, ptr noundef %60) #8
+  br label %233
 
-58:                                               ; preds = %57
-  %59 = getelementptr inbounds i8, ptr %0, i64 80
-  %60 = getelementptr inbounds i8, ptr %0, i64 56
-  br label %61
+61:                                               ; preds = %22
+  br i1 %7, label %62, label %114
 
-61:                                               ; preds = %58, %100
-  %62 = phi i64 [ %2, %58 ], [ %63, %100 ]
-  %63 = add nsw i64 %62, -1
-  %64 = load ptr, ptr %10, align 8, !tbaa !41
-  %65 = load ptr, ptr %11, align 8, !tbaa !40
-  %66 = load i64, ptr %12, align 8, !tbaa !38
-  %67 = mul nsw i64 %66, %1
-  %68 = getelementptr inbounds i8, ptr %65, i64 %67
-  %69 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %64, ptr readonly align 1 %68, i64 %69, i1 false)
-  %70 = load i64, ptr %13, align 8, !tbaa !34
-  %71 = icmp sgt i64 %70, 0
-  br i1 %71, label %72, label %91
+62:                                               ; preds = %61, %106
+  %63 = phi i64 [ %64, %106 ], [ %2, %61 ]
+  %64 = add nsw i64 %63, -1
+  %65 = load i64, ptr %10, align 8, !tbaa !46
+  %66 = icmp eq i64 %65, %1
+  br i1 %66, label %95, label %67
 
-72:                                               ; preds = %61
+67:                                               ; preds = %62
+  %68 = load ptr, ptr %11, align 8, !tbaa !41
+  %69 = load ptr, ptr %12, align 8, !tbaa !40
+  %70 = load i64, ptr %13, align 8, !tbaa !38
+  %71 = mul nsw i64 %70, %1
+  %72 = getelementptr inbounds i8, ptr %69, i64 %71
   %73 = load i64, ptr %0, align 8, !tbaa !33
-  %74 = getelementptr inbounds i8, ptr %68, i64 %73
-  br label %75
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %68, ptr readonly align 1 %72, i64 %73, i1 false)
+  %74 = load i64, ptr %14, align 8, !tbaa !34
+  %75 = icmp sgt i64 %74, 0
+  br i1 %75, label %76, label %95
 
-75:                                               ; preds = %75, %72
-  %76 = phi ptr [ %74, %72 ], [ %87, %75 ]
-  %77 = phi i64 [ 0, %72 ], [ %88, %75 ]
-  %78 = load i64, ptr %14, align 8, !tbaa !29
-  %79 = getelementptr inbounds i8, ptr %64, i64 %78
-  %80 = shl nsw i64 %77, 4
-  %81 = getelementptr inbounds i8, ptr %79, i64 %80
-  %82 = load i64, ptr %81, align 8, !tbaa !13
-  %83 = inttoptr i64 %82 to ptr
-  %84 = getelementptr inbounds i8, ptr %81, i64 8
-  %85 = load i64, ptr %84, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %83, ptr align 1 %76, i64 %85, i1 false)
-  %86 = load i64, ptr %84, align 8, !tbaa !13
-  %87 = getelementptr inbounds i8, ptr %76, i64 %86
-  %88 = add nuw nsw i64 %77, 1
-  %89 = load i64, ptr %13, align 8, !tbaa !34
-  %90 = icmp slt i64 %88, %89
-  br i1 %90, label %75, label %91, !llvm.loop !35
+76:                                               ; preds = %67
+  %77 = load i64, ptr %0, align 8, !tbaa !33
+  %78 = getelementptr inbounds i8, ptr %72, i64 %77
+  br label %79
 
-91:                                               ; preds = %75, %61
-  %92 = icmp eq i64 %62, 1
-  br i1 %92, label %100, label %93
+79:                                               ; preds = %79, %76
+  %80 = phi ptr [ %78, %76 ], [ %91, %79 ]
+  %81 = phi i64 [ 0, %76 ], [ %92, %79 ]
+  %82 = load i64, ptr %15, align 8, !tbaa !29
+  %83 = getelementptr inbounds i8, ptr %68, i64 %82
+  %84 = shl nsw i64 %81, 4
+  %85 = getelementptr inbounds i8, ptr %83, i64 %84
+  %86 = load i64, ptr %85, align 8, !tbaa !13
+  %87 = inttoptr i64 %86 to ptr
+  %88 = getelementptr inbounds i8, ptr %85, i64 8
+  %89 = load i64, ptr %88, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %87, ptr align 1 %80, i64 %89, i1 false)
+  %90 = load i64, ptr %88, align 8, !tbaa !13
+  %91 = getelementptr inbounds i8, ptr %80, i64 %90
+  %92 = add nuw nsw i64 %81, 1
+  %93 = load i64, ptr %14, align 8, !tbaa !34
+  %94 = icmp slt i64 %92, %93
+  br i1 %94, label %79, label %95, !llvm.loop !35
 
-93:                                               ; preds = %91, %93
-  %94 = phi i64 [ %98, %93 ], [ 0, %91 ]
-  %95 = load ptr, ptr %15, align 8, !tbaa !44
-  %96 = load ptr, ptr %10, align 8, !tbaa !41
-  %97 = load ptr, ptr %16, align 8, !tbaa !43
-  tail call void %95(ptr noundef %96, ptr noundef %97) #8
-  %98 = add nuw nsw i64 %94, 1
-  %99 = icmp eq i64 %98, %63
-  br i1 %99, label %100, label %93, !llvm.loop !50
+95:                                               ; preds = %79, %67, %62
+  %96 = icmp eq i64 %64, 0
+  %97 = select i1 %96, i64 %1, i64 -1
+  store i64 %97, ptr %10, align 8, !tbaa !46
+  %98 = icmp eq i64 %63, 1
+  br i1 %98, label %106, label %99
 
-100:                                              ; preds = %93, %91
-  %101 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %102 = add nsw i64 %101, %63
-  store i64 %102, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %103 = load ptr, ptr %59, align 8, !tbaa !45
-  %104 = load ptr, ptr %10, align 8, !tbaa !41
-  %105 = load ptr, ptr %60, align 8, !tbaa !42
-  %106 = load ptr, ptr %16, align 8, !tbaa !43
-  tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #8
-  %107 = icmp sgt i64 %62, 1
-  br i1 %107, label %61, label %214, !llvm.loop !51
+99:                                               ; preds = %95, %99
+  %100 = phi i64 [ %104, %99 ], [ 0, %95 ]
+  %101 = load ptr, ptr %16, align 8, !tbaa !44
+  %102 = load ptr, ptr %11, align 8, !tbaa !41
+  %103 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %101(ptr noundef %102, ptr noundef %103) #8
+  %104 = add nuw nsw i64 %100, 1
+  %105 = icmp eq i64 %104, %64
+  br i1 %105, label %106, label %99, !llvm.loop !51
 
-108:                                              ; preds = %57
-  %109 = uitofp nneg i64 %20 to double
-  br label %110
+106:                                              ; preds = %99, %95
+  %107 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %108 = add nsw i64 %107, %64
+  store i64 %108, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  store i64 -1, ptr %10, align 8, !tbaa !46
+  %109 = load ptr, ptr %20, align 8, !tbaa !45
+  %110 = load ptr, ptr %11, align 8, !tbaa !41
+  %111 = load ptr, ptr %21, align 8, !tbaa !42
+  %112 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %109(ptr noundef %110, ptr noundef %111, ptr noundef %112) #8
+  %113 = icmp sgt i64 %63, 1
+  br i1 %113, label %62, label %233, !llvm.loop !52
 
-110:                                              ; preds = %110, %108
-  %111 = phi double [ 1.000000e+00, %108 ], [ %118, %110 ]
-  %112 = phi i64 [ 0, %108 ], [ %116, %110 ]
-  %113 = add i64 %8, %112
-  %114 = sitofp i64 %113 to double
-  %115 = fmul double %111, %114
-  %116 = add nuw nsw i64 %112, 1
-  %117 = uitofp nneg i64 %116 to double
-  %118 = fdiv double %115, %117
-  %119 = fcmp olt double %118, %109
-  br i1 %119, label %110, label %120, !llvm.loop !47
+114:                                              ; preds = %61
+  %115 = uitofp nneg i64 %23 to double
+  br label %116
 
-120:                                              ; preds = %110
-  %121 = fmul double %118, %9
-  %122 = add nsw i64 %116, %3
-  %123 = sitofp i64 %122 to double
+116:                                              ; preds = %116, %114
+  %117 = phi double [ 1.000000e+00, %114 ], [ %124, %116 ]
+  %118 = phi i64 [ 0, %114 ], [ %122, %116 ]
+  %119 = add i64 %8, %118
+  %120 = sitofp i64 %119 to double
+  %121 = fmul double %117, %120
+  %122 = add nuw nsw i64 %118, 1
+  %123 = uitofp nneg i64 %122 to double
   %124 = fdiv double %121, %123
-  %125 = fadd double %124, 5.000000e-01
-  %126 = fptosi double %125 to i64
-  %127 = sub nsw i64 %20, %126
-  %128 = icmp eq i64 %112, 0
-  br i1 %128, label %139, label %129
+  %125 = fcmp olt double %124, %115
+  br i1 %125, label %116, label %126, !llvm.loop !48
 
-129:                                              ; preds = %120
-  %130 = fmul double %118, %117
-  %131 = fdiv double %130, %123
-  %132 = uitofp nneg i64 %112 to double
-  %133 = fmul double %131, %132
-  %134 = add i64 %112, %3
-  %135 = sitofp i64 %134 to double
-  %136 = fdiv double %133, %135
-  %137 = fadd double %136, 5.000000e-01
-  %138 = fptosi double %137 to i64
-  br label %139
+126:                                              ; preds = %116
+  %127 = fmul double %124, %9
+  %128 = add nsw i64 %122, %3
+  %129 = sitofp i64 %128 to double
+  %130 = fdiv double %127, %129
+  %131 = fadd double %130, 5.000000e-01
+  %132 = fptosi double %131 to i64
+  %133 = sub nsw i64 %23, %132
+  %134 = icmp eq i64 %118, 0
+  br i1 %134, label %145, label %135
 
-139:                                              ; preds = %120, %129
-  %140 = phi i64 [ %138, %129 ], [ 0, %120 ]
-  %141 = tail call i64 @llvm.smax.i64(i64 %140, i64 %127)
-  %142 = tail call i64 @llvm.smax.i64(i64 %141, i64 1)
-  %143 = icmp slt i64 %142, %20
-  %144 = add nsw i64 %20, -1
-  %145 = select i1 %143, i64 %142, i64 %144
-  %146 = load ptr, ptr %10, align 8, !tbaa !41
-  %147 = load ptr, ptr %11, align 8, !tbaa !40
-  %148 = load i64, ptr %12, align 8, !tbaa !38
-  %149 = mul nsw i64 %148, %1
-  %150 = getelementptr inbounds i8, ptr %147, i64 %149
-  %151 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %146, ptr readonly align 1 %150, i64 %151, i1 false)
-  %152 = load i64, ptr %13, align 8, !tbaa !34
-  %153 = icmp sgt i64 %152, 0
-  br i1 %153, label %154, label %173
+135:                                              ; preds = %126
+  %136 = fmul double %124, %123
+  %137 = fdiv double %136, %129
+  %138 = uitofp nneg i64 %118 to double
+  %139 = fmul double %137, %138
+  %140 = add i64 %118, %3
+  %141 = sitofp i64 %140 to double
+  %142 = fdiv double %139, %141
+  %143 = fadd double %142, 5.000000e-01
+  %144 = fptosi double %143 to i64
+  br label %145
 
-154:                                              ; preds = %139
-  %155 = load i64, ptr %0, align 8, !tbaa !33
-  %156 = getelementptr inbounds i8, ptr %150, i64 %155
-  br label %157
+145:                                              ; preds = %126, %135
+  %146 = phi i64 [ %144, %135 ], [ 0, %126 ]
+  %147 = tail call i64 @llvm.smax.i64(i64 %146, i64 %133)
+  %148 = tail call i64 @llvm.smax.i64(i64 %147, i64 1)
+  %149 = icmp slt i64 %148, %23
+  %150 = add nsw i64 %23, -1
+  %151 = select i1 %149, i64 %148, i64 %150
+  %152 = load i64, ptr %10, align 8, !tbaa !46
+  %153 = icmp eq i64 %152, %1
+  br i1 %153, label %182, label %154
 
-157:                                              ; preds = %157, %154
-  %158 = phi ptr [ %156, %154 ], [ %169, %157 ]
-  %159 = phi i64 [ 0, %154 ], [ %170, %157 ]
-  %160 = load i64, ptr %14, align 8, !tbaa !29
-  %161 = getelementptr inbounds i8, ptr %146, i64 %160
-  %162 = shl nsw i64 %159, 4
-  %163 = getelementptr inbounds i8, ptr %161, i64 %162
-  %164 = load i64, ptr %163, align 8, !tbaa !13
-  %165 = inttoptr i64 %164 to ptr
-  %166 = getelementptr inbounds i8, ptr %163, i64 8
-  %167 = load i64, ptr %166, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %165, ptr align 1 %158, i64 %167, i1 false)
-  %168 = load i64, ptr %166, align 8, !tbaa !13
-  %169 = getelementptr inbounds i8, ptr %158, i64 %168
-  %170 = add nuw nsw i64 %159, 1
-  %171 = load i64, ptr %13, align 8, !tbaa !34
-  %172 = icmp slt i64 %170, %171
-  br i1 %172, label %157, label %173, !llvm.loop !35
+154:                                              ; preds = %145
+  %155 = load ptr, ptr %11, align 8, !tbaa !41
+  %156 = load ptr, ptr %12, align 8, !tbaa !40
+  %157 = load i64, ptr %13, align 8, !tbaa !38
+  %158 = mul nsw i64 %157, %1
+  %159 = getelementptr inbounds i8, ptr %156, i64 %158
+  %160 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %155, ptr readonly align 1 %159, i64 %160, i1 false)
+  %161 = load i64, ptr %14, align 8, !tbaa !34
+  %162 = icmp sgt i64 %161, 0
+  br i1 %162, label %163, label %182
 
-173:                                              ; preds = %157, %139
-  %174 = icmp sgt i64 %145, 0
-  br i1 %174, label %175, label %182
+163:                                              ; preds = %154
+  %164 = load i64, ptr %0, align 8, !tbaa !33
+  %165 = getelementptr inbounds i8, ptr %159, i64 %164
+  br label %166
 
-175:                                              ; preds = %173, %175
-  %176 = phi i64 [ %180, %175 ], [ 0, %173 ]
-  %177 = load ptr, ptr %15, align 8, !tbaa !44
-  %178 = load ptr, ptr %10, align 8, !tbaa !41
-  %179 = load ptr, ptr %16, align 8, !tbaa !43
-  tail call void %177(ptr noundef %178, ptr noundef %179) #8
-  %180 = add nuw nsw i64 %176, 1
-  %181 = icmp eq i64 %180, %145
-  br i1 %181, label %182, label %175, !llvm.loop !50
+166:                                              ; preds = %166, %163
+  %167 = phi ptr [ %165, %163 ], [ %178, %166 ]
+  %168 = phi i64 [ 0, %163 ], [ %179, %166 ]
+  %169 = load i64, ptr %15, align 8, !tbaa !29
+  %170 = getelementptr inbounds i8, ptr %155, i64 %169
+  %171 = shl nsw i64 %168, 4
+  %172 = getelementptr inbounds i8, ptr %170, i64 %171
+  %173 = load i64, ptr %172, align 8, !tbaa !13
+  %174 = inttoptr i64 %173 to ptr
+  %175 = getelementptr inbounds i8, ptr %172, i64 8
+  %176 = load i64, ptr %175, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %174, ptr align 1 %167, i64 %176, i1 false)
+  %177 = load i64, ptr %175, align 8, !tbaa !13
+  %178 = getelementptr inbounds i8, ptr %167, i64 %177
+  %179 = add nuw nsw i64 %168, 1
+  %180 = load i64, ptr %14, align 8, !tbaa !34
+  %181 = icmp slt i64 %179, %180
+  br i1 %181, label %166, label %182, !llvm.loop !35
 
-182:                                              ; preds = %175, %173
-  %183 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %184 = add nsw i64 %183, %145
-  store i64 %184, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %185 = load ptr, ptr %11, align 8, !tbaa !40
-  %186 = load i64, ptr %12, align 8, !tbaa !38
-  %187 = mul nsw i64 %186, %17
-  %188 = getelementptr inbounds i8, ptr %185, i64 %187
-  %189 = load ptr, ptr %10, align 8, !tbaa !41
-  %190 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %188, ptr readonly align 1 %189, i64 %190, i1 false)
-  %191 = load i64, ptr %13, align 8, !tbaa !34
-  %192 = icmp sgt i64 %191, 0
-  br i1 %192, label %193, label %212
+182:                                              ; preds = %166, %154, %145
+  %183 = icmp eq i64 %151, 0
+  %184 = select i1 %183, i64 %1, i64 -1
+  store i64 %184, ptr %10, align 8, !tbaa !46
+  %185 = icmp sgt i64 %151, 0
+  br i1 %185, label %186, label %193
 
-193:                                              ; preds = %182
-  %194 = load i64, ptr %0, align 8, !tbaa !33
-  %195 = getelementptr inbounds i8, ptr %188, i64 %194
-  br label %196
+186:                                              ; preds = %182, %186
+  %187 = phi i64 [ %191, %186 ], [ 0, %182 ]
+  %188 = load ptr, ptr %16, align 8, !tbaa !44
+  %189 = load ptr, ptr %11, align 8, !tbaa !41
+  %190 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %188(ptr noundef %189, ptr noundef %190) #8
+  %191 = add nuw nsw i64 %187, 1
+  %192 = icmp eq i64 %191, %151
+  br i1 %192, label %193, label %186, !llvm.loop !51
 
-196:                                              ; preds = %196, %193
-  %197 = phi ptr [ %195, %193 ], [ %208, %196 ]
-  %198 = phi i64 [ 0, %193 ], [ %209, %196 ]
-  %199 = load i64, ptr %14, align 8, !tbaa !29
-  %200 = getelementptr inbounds i8, ptr %189, i64 %199
-  %201 = shl nsw i64 %198, 4
-  %202 = getelementptr inbounds i8, ptr %200, i64 %201
-  %203 = load i64, ptr %202, align 8, !tbaa !13
-  %204 = inttoptr i64 %203 to ptr
-  %205 = getelementptr inbounds i8, ptr %202, i64 8
-  %206 = load i64, ptr %205, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %197, ptr align 1 %204, i64 %206, i1 false)
-  %207 = load i64, ptr %205, align 8, !tbaa !13
-  %208 = getelementptr inbounds i8, ptr %197, i64 %207
-  %209 = add nuw nsw i64 %198, 1
-  %210 = load i64, ptr %13, align 8, !tbaa !34
-  %211 = icmp slt i64 %209, %210
-  br i1 %211, label %196, label %212, !llvm.loop !25
+193:                                              ; preds = %186, %182
+  %194 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %195 = add nsw i64 %194, %151
+  store i64 %195, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %196 = sub nsw i64 %23, %151
+  %197 = icmp eq i64 %196, 1
+  br i1 %197, label %198, label %203
 
-212:                                              ; preds = %196, %182
-  %213 = sub nsw i64 %20, %145
-  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %17, i64 noundef %213, i64 noundef %18)
-  br i1 %174, label %19, label %214, !llvm.loop !52
+198:                                              ; preds = %193
+  store i64 -1, ptr %10, align 8, !tbaa !46
+  %199 = load ptr, ptr %20, align 8, !tbaa !45
+  %200 = load ptr, ptr %11, align 8, !tbaa !41
+  %201 = load ptr, ptr %21, align 8, !tbaa !42
+  %202 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %199(ptr noundef %200, ptr noundef %201, ptr noundef %202) #8
+  br label %232
 
-214:                                              ; preds = %212, %100, %4, %50
+203:                                              ; preds = %193
+  %204 = load ptr, ptr %12, align 8, !tbaa !40
+  %205 = load i64, ptr %13, align 8, !tbaa !38
+  %206 = mul nsw i64 %205, %18
+  %207 = getelementptr inbounds i8, ptr %204, i64 %206
+  %208 = load ptr, ptr %11, align 8, !tbaa !41
+  %209 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %207, ptr readonly align 1 %208, i64 %209, i1 false)
+  %210 = load i64, ptr %14, align 8, !tbaa !34
+  %211 = icmp sgt i64 %210, 0
+  br i1 %211, label %212, label %231
+
+212:                                              ; preds = %203
+  %213 = load i64, ptr %0, align 8, !tbaa !33
+  %214 = getelementptr inbounds i8, ptr %207, i64 %213
+  br label %215
+
+215:                                              ; preds = %215, %212
+  %216 = phi ptr [ %214, %212 ], [ %227, %215 ]
+  %217 = phi i64 [ 0, %212 ], [ %228, %215 ]
+  %218 = load i64, ptr %15, align 8, !tbaa !29
+  %219 = getelementptr inbounds i8, ptr %208, i64 %218
+  %220 = shl nsw i64 %217, 4
+  %221 = getelementptr inbounds i8, ptr %219, i64 %220
+  %222 = load i64, ptr %221, align 8, !tbaa !13
+  %223 = inttoptr i64 %222 to ptr
+  %224 = getelementptr inbounds i8, ptr %221, i64 8
+  %225 = load i64, ptr %224, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %216, ptr align 1 %223, i64 %225, i1 false)
+  %226 = load i64, ptr %224, align 8, !tbaa !13
+  %227 = getelementptr inbounds i8, ptr %216, i64 %226
+  %228 = add nuw nsw i64 %217, 1
+  %229 = load i64, ptr %14, align 8, !tbaa !34
+  %230 = icmp slt i64 %228, %229
+  br i1 %230, label %215, label %231, !llvm.loop !25
+
+231:                                              ; preds = %215, %203
+  store i64 %18, ptr %10, align 8, !tbaa !46
+  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %196, i64 noundef %19)
+  br label %232
+
+232:                                              ; preds = %231, %198
+  br i1 %185, label %22, label %233, !llvm.loop !53
+
+233:                                              ; preds = %232, %106, %4, %56
   ret void
 }
 
@@ -1200,17 +1241,18 @@ attributes #9 = { nounwind allocsize(1) }
 !36 = distinct !{!36, !18}
 !37 = !{i64 0, i64 8, !13, i64 8, i64 8, !13, i64 16, i64 8, !13, i64 24, i64 8, !13}
 !38 = !{!39, !7, i64 32}
-!39 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80}
+!39 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80, !7, i64 88}
 !40 = !{!39, !11, i64 40}
 !41 = !{!39, !11, i64 48}
 !42 = !{!39, !11, i64 56}
 !43 = !{!39, !11, i64 64}
 !44 = !{!39, !11, i64 72}
 !45 = !{!39, !11, i64 80}
-!46 = distinct !{!46, !18}
+!46 = !{!39, !7, i64 88}
 !47 = distinct !{!47, !18}
 !48 = distinct !{!48, !18}
 !49 = distinct !{!49, !18}
 !50 = distinct !{!50, !18}
 !51 = distinct !{!51, !18}
 !52 = distinct !{!52, !18}
+!53 = distinct !{!53, !18}
