@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -110,14 +109,16 @@ def summary(rows: list[tuple], n: int) -> list[str]:
         off, b32 = mine.get("off"), mine.get("binomial, c = 32")
         if off is None or b32 is None:
             continue
-        _, _, t, rss, _, prss, tr, mr, _, steps, want = b32
+        _, _, t, rss, pt, prss, tr, mr, _, steps, want = b32
         above = max(rss - prss, 0) / max(off[3] - prss, 1)
         verdict = ("met" if mr < 0.01 and tr <= 4 else
                    "met counting the memory above the primal's" if above < 0.01 and tr <= 4 else "not met")  # fmt: skip
         out.append(f"- `{problem}`, binomial with 32 checkpoints: {100 * mr:.1f}% of the non-checkpointed peak memory "
                    f"({100 * above:.2f}% of its memory above the primal's peak) at {tr:.2f}x its time, "
                    f"{steps / n:.2f} extra forward sweeps; steps run again "
-                   f"{'equal to' if steps == want else 'NOT equal to'} the optimum; goal {verdict}.")
+                   f"{'equal to' if steps == want else 'NOT equal to'} the optimum; goal {verdict}.  Against the "
+                   f"primal's time: the non-checkpointed gradient {off[2] / pt:.1f}x, binomial with 32 checkpoints "
+                   f"{t / pt:.1f}x.")
     return out
 
 
@@ -129,7 +130,7 @@ def write_chart(rows: list[tuple], n: int, path: Path = CHART) -> Path | None:
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        from matplotlib.ticker import FuncFormatter
+        from matplotlib.ticker import FuncFormatter, NullFormatter
     except ImportError:
         print("note: matplotlib is not installed: no chart", file=sys.stderr)
         return None
@@ -151,9 +152,10 @@ def write_chart(rows: list[tuple], n: int, path: Path = CHART) -> Path | None:
                                 xytext=(5, 4), fontsize="x-small", color=color)  # fmt: skip
         ax.set_xscale("log")
         ax.set_yscale("log")
-        for axis in (ax.xaxis, ax.yaxis):
-            axis.set_major_formatter(plain)
-            axis.set_minor_formatter(plain)
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(plain)
+        ax.yaxis.set_major_formatter(plain)
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("gradient time ÷ non-checkpointed (recompute factor)")
         ax.set_ylabel("peak memory ÷ non-checkpointed")
         ax.set_title(f"{problem}: {n:,} steps (labels: checkpoints, period)")
@@ -169,7 +171,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=1_000_000)
     ap.add_argument("--points", type=int, default=64)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--no-write", action="store_true")
     a = ap.parse_args()
     n = a.steps
@@ -184,12 +186,12 @@ def main() -> None:
         for problem, extra in (("ode", []), ("heat", [str(a.points)])):
             base = exes["off"]
             primal = [measure([str(base), problem, str(n), *extra, "primal"]) for _ in range(a.repeat)]
-            p_time = statistics.median(t for t, _, _ in primal)
+            p_time = min(t for t, _, _ in primal)
             p_rss = max(r for _, r, _ in primal)
             reference = None
             for label, _, c in schemes:
                 runs = [measure([str(exes[label]), problem, str(n), *extra]) for _ in range(a.repeat)]
-                t = statistics.median(r[0] for r in runs)
+                t = min(r[0] for r in runs)
                 rss = max(r[1] for r in runs)
                 values = [float(v) for v in runs[0][2].split()]
                 grads, steps = values[:3], int(values[3])
@@ -214,7 +216,8 @@ def main() -> None:
              "compare the ratios within a row block, not across runs)",
              f"- one gradient of {n:,} steps: `ode` (a damped pendulum, two scalars carried), `heat` (the heat "
              f"equation in place on {a.points} points); peak resident memory of the whole process (ru_maxrss) and "
-             f"median CPU time of the call (clock_gettime's process CPU clock) over {a.repeat} fresh processes; the primal "
+             f"the least CPU time of the call (clock_gettime's process CPU clock) of {a.repeat} fresh processes (the run "
+             "least disturbed by other processes); the primal "
              "alone beside them",
              "- rel. error: largest relative difference of the derivatives from the non-checkpointed gradient; steps "
              "run again: counted by the runtime, beside revolve's optimum r n - C(c+r, c+1) (periodic: each step "
