@@ -1,7 +1,8 @@
 """Checkpointed reverse mode of long loops (xenzyme/transforms/checkpoint_loops.py).
 
 Gradients of the time loops in tests/programs/checkpoint/ (carrying SSA values: time_loops.c;
-overwriting arrays in place: memory_loops.c) under binomial, periodic and online checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
+overwriting arrays in place: memory_loops.c; an LSTM over a long sequence: lstm.c; an implicit
+stepper with a Newton iteration in each step: implicit.c) under binomial, periodic and online checkpointing, at clang -O0 and -O2 and at the trip counts where schedules go wrong
 (0, 1, 2, c-1, c, c+1 and a long run), against the cached gradient (`checkpoint=off`) and
 central finite differences; the number of steps binomial checkpointing runs again against
 revolve's optimum, and online checkpointing's against its schedule simulated here; and the loops and options that are refused.
@@ -617,3 +618,100 @@ def test_marker_errors(function: str, activity: list, message: str, line: int, t
         xz.gradient(str(src), function, activity, clang_flags=["-O2", "-g"], cache=False)
     text = str(err.value)
     assert message in text and f"markers.c:{line}:" in text, text
+
+
+# ---- an LSTM and an implicit stepper over long runs --------------------------------------------
+
+
+LONG = 2000
+_NW = 4 * 2 * (2 + 2 + 1) + 2 * 2  # (lstm.c's weights: D = 2 inputs, H = 2 units)
+_LSTM_X = [1, 5, 2 * LONG - 1]  # (the inputs whose derivatives are checked: of the first, third and last steps)
+_LONG_CASES = [  # (level, real, scheme, c): every scheme at two budgets at -O2, fewer at -O0 and in f32
+    *[("-O2", "double", s, c) for s in ("binomial", "periodic", "online") for c in (3, 8)],
+    ("-O0", "double", "binomial", 8), ("-O0", "double", "periodic", 3), ("-O0", "double", "online", 3),
+    ("-O2", "float", "binomial", 3), ("-O2", "float", "online", 8),
+]  # fmt: skip
+
+
+@functools.cache
+def _long_gradient(program: str, level: str, real: str, scheme: str, c: int):
+    function, activity = {"lstm": ("lstm", ["dup", "dup", "const"]),
+                          "implicit": ("backward_euler", ["dup", "active", "const"])}[program]  # fmt: skip
+    flags = [level, "-DSINGLE"] if real == "float" else [level]
+    return xz.gradient(str(PROGRAMS / f"{program}.c"), function, activity, clang_flags=flags, cache=False,
+                       checkpoint=scheme, checkpoints=c, period=c)  # fmt: skip
+
+
+@functools.cache
+def _long_primal(program: str):
+    return xz.compile(xz.load(str(PROGRAMS / f"{program}.c"), clang_flags=["-O2"]), cache=False)
+
+
+def _lstm_point(real: str) -> tuple[np.ndarray, np.ndarray]:
+    dtype = np.float64 if real == "double" else np.float32
+    w = 0.5 * np.sin(0.7 * np.arange(_NW) + 0.3)
+    x = np.cos(0.13 * np.arange(2 * LONG)) + 0.2 * np.sin(0.05 * np.arange(2 * LONG))
+    return w.astype(dtype), x.astype(dtype)
+
+
+def _long_run(program: str, level: str, real: str, scheme: str, c: int, n: int) -> tuple[np.ndarray, int, int]:
+    """The derivatives (lstm: of all weights and a few inputs; implicit: of mu, k and x0) and the
+    runtime's counts of steps run again and snapshots kept, from one call."""
+    g = _long_gradient(program, level, real, scheme, c)
+    addresses = [g.jit.engine.get_global_value_address(f"__xenzyme_checkpoint_{k}") for k in ("steps", "snapshots")]
+    counters = [ctypes.c_long.from_address(a) if a else ctypes.c_long(0) for a in addresses]  # (off: no runtime)
+    for k in counters:
+        k.value = 0
+    if program == "lstm":
+        w, x = _lstm_point(real)
+        dw, dx = np.zeros_like(w), np.zeros_like(x)
+        g(w, dw, x, dx, n)
+        out = np.array([*dw, *dx[_LSTM_X]], float)
+    else:
+        dtype = np.float64 if real == "double" else np.float32
+        p, dp = np.array([2.0, 1.0], dtype), np.zeros(2, dtype)
+        dx0 = g(p, dp, dtype(0.8), n)
+        out = np.array([*dp, float(dx0)])
+    return out, counters[0].value, counters[1].value
+
+
+@functools.cache
+def _long_fd(program: str, n: int) -> np.ndarray:
+    """Central differences of the double-precision primal at the points _long_run differentiates."""
+    lib = _long_primal(program)
+    if program == "lstm":
+        w, x = _lstm_point("double")
+        fw = _fd(lambda v: lib.lstm(v, x, n), w)
+
+        def at(v: np.ndarray) -> float:
+            y = x.copy()
+            y[_LSTM_X] = v
+            return lib.lstm(w, y, n)
+
+        return np.array([*fw, *_fd(at, x[_LSTM_X])])
+    v0 = np.array([2.0, 1.0, 0.8])
+    return _fd(lambda v: lib.backward_euler(v[:2].copy(), float(v[2]), n), v0)
+
+
+@pytest.mark.parametrize("program", ["lstm", "implicit"])
+@pytest.mark.parametrize(("level", "real", "scheme", "c"), _LONG_CASES)
+def test_long_runs_at_every_trip_count(program: str, level: str, real: str, scheme: str, c: int) -> None:
+    """lstm.c (hidden and cell state carried, gates through sigmoid and tanh, read-only weights)
+    and implicit.c (backward Euler, each step a Newton iteration run to convergence) at the trip
+    counts 0, 1, 2, c-1, c, c+1 and 2000: the derivatives are the uncheckpointed gradient's
+    (tightly) and central differences' (of the double-precision primal), the steps run again and
+    the snapshots kept those of the scheme's schedule."""
+    for n in sorted({0, 1, 2, c - 1, c, c + 1, LONG}):
+        values, steps, kept = _long_run(program, level, real, scheme, c, n)
+        ref, _, _ = _long_run(program, level, real, "off", 1, n)  # (one build of it for every c)
+        fd = _long_fd(program, n)
+        tight, loose = (1e-12, 1e-5) if real == "double" else (1e-5, 2e-3)
+        scale = np.max(np.abs(fd)) if n else 1.0
+        np.testing.assert_allclose(values, ref, rtol=tight, atol=tight * scale, err_msg=f"n={n}")
+        np.testing.assert_allclose(values, fd, rtol=loose, atol=loose * 1e-3 * scale, err_msg=f"n={n}")
+        if scheme == "binomial":
+            assert steps == revolve_optimum(n, c), n
+        elif scheme == "periodic":
+            assert steps == n, n
+        else:
+            assert steps == online_steps(n, c) and kept == (len(online_snapshots(n, c)) if n else 0), n

@@ -123,6 +123,8 @@ MARKER = "__enzyme_checkpoint"
 RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checkpoint_runtime.ll")
 _PTR = ext.LLVMPointerType()
 COUNTERS = ("__xenzyme_checkpoint_steps", "__xenzyme_checkpoint_snapshots")  # (the runtime's weak globals)
+PURE_MATH = frozenset(name + suffix for name in MATH for suffix in ("", "f", "l"))
+"""libm's functions a step may call (sin, sinf, sinl, ...): they write no memory a checkpoint holds."""
 
 
 DEFAULT_CHECKPOINTS = 32
@@ -217,7 +219,7 @@ def checkpoint_loops(module: ModuleOp, scheme: str, checkpoints: int | None, per
             loop = min(todo, key=lambda lp: cfg.index[lp.header])
             mine = marked.get(loop.header)
             try:
-                state = loop_state(cfg, loop, frozenset(MATH))
+                state = loop_state(cfg, loop, PURE_MATH)
             except LoopStateError as err:
                 at = location_of(err.op, filename) if err.op is not None else None
                 label = (f"{MARKER}({mine[0]}) at {mine[1]}" if mine is not None else

@@ -66,18 +66,23 @@ struct xz_run {
   void *env;
   xz_step_fn step;
   xz_back_fn back;
+  long fresh; /* (the slot the state and the regions were last saved to, unchanged since; -1: none) */
 };
 
-/* beta(c, r) = (c + r)! / (c! r!): the most steps c snapshots reverse with r repetitions;
- * saturated, and 0 for r < 0. */
-static long xz_beta(long c, long r) {
-  if (r < 0) return 0;
-  double b = 1;
-  for (long k = 1; k <= c; k++) {
-    b = b * (double)(r + k) / (double)k;
-    if (b > 4e18) return (long)4e18;
+/* r, the fewest repetitions with beta(c, r) >= n, where beta(c, r) = (c + r)! / (c! r!) is the
+ * most steps c snapshots reverse with r repetitions; *b is beta(c, r).  Built up from
+ * beta(c, 0) = 1 by beta(c, r + 1) = beta(c, r) (c + r + 1) / (r + 1), one product and one
+ * exact division per repetition (this runs once per split of a reversal, about once per step
+ * reversed: a beta computed afresh costs c divisions). */
+static long xz_reps(long c, long n, double *b) {
+  long r = 0;
+  double beta = 1;
+  while (beta < (double)n) {
+    beta = beta * (double)(c + r + 1) / (double)(r + 1);
+    r++;
   }
-  return (long)(b + 0.5);
+  *b = beta;
+  return r;
 }
 
 static struct xz_layout xz_layout(const char *state, long size, long nreg, long table) {
@@ -107,9 +112,15 @@ static void xz_restore(const struct xz_layout *at, char *state, const char *from
 }
 
 static void xz_advance(struct xz_run *run, long slot, long steps) {
-  xz_restore(&run->at, run->state, run->slots + slot * run->size);
+  if (run->fresh != slot) xz_restore(&run->at, run->state, run->slots + slot * run->size);
+  run->fresh = steps ? -1 : slot;
   for (long k = 0; k < steps; k++) run->step(run->state, run->env);
   __xenzyme_checkpoint_steps += steps;
+}
+
+static void xz_back(struct xz_run *run) {
+  run->fresh = -1; /* (the step's gradient runs the step again: the regions change) */
+  run->back(run->state, run->dstate, run->env);
 }
 
 /* The steps xz_revolve runs again for n steps and c slots: r n - beta(c+1, r-1), r the fewest
@@ -117,9 +128,9 @@ static void xz_advance(struct xz_run *run, long slot, long steps) {
 static long xz_cost(long n, long c) {
   if (n <= 1) return 0;
   if (c == 1) return n * (n - 1) / 2;
-  long r = 0;
-  while (xz_beta(c, r) < n) r++;
-  return r * n - xz_beta(c + 1, r - 1);
+  double b;
+  long r = xz_reps(c, n, &b);
+  return r * n - (long)(b * (double)r / (double)(c + 1) + 0.5); /* (beta(c+1, r-1) = beta(c, r) r / (c+1)) */
 }
 
 /* Reverses the n steps from the state in `slot`, with c slots from `slot` on (its own among
@@ -130,26 +141,33 @@ static void xz_revolve(struct xz_run *run, long slot, long n, long c) {
   while (n > 0) {
     if (n == 1) {
       xz_advance(run, slot, 0);
-      run->back(run->state, run->dstate, run->env);
+      xz_back(run);
       return;
     }
     if (c == 1) {
       for (long k = n - 1; k >= 0; k--) {
         xz_advance(run, slot, k);
-        run->back(run->state, run->dstate, run->env);
+        xz_back(run);
       }
       return;
     }
-    long r = 0;
-    while (xz_beta(c, r) < n) r++;
-    long m = n - xz_beta(c - 1, r);
-    long alt = xz_beta(c, r - 2);
+    double b;
+    long r = xz_reps(c, n, &b);
+    /* (beta(c-1, r) = beta(c, r) c / (c+r); beta(c, r-1) = beta(c, r) r / (c+r), and so on) */
+    long m = n - (long)(b * (double)c / (double)(c + r) + 0.5);
+    double b1 = b * (double)r / (double)(c + r);
+    long alt = r >= 2 ? (long)(b1 * (double)(r - 1) / (double)(c + r - 1) + 0.5) : 0;
     if (alt > m) m = alt;
     if (m < 1) m = 1;
     if (m > n - 1) m = n - 1;
     xz_advance(run, slot, m);
-    xz_save(&run->at, run->slots + (slot + 1) * run->size, run->state);
-    xz_revolve(run, slot + 1, n - m, c - 1);
+    if (n - m == 1) { /* (the last step: reversed from the state at hand, which needs no snapshot) */
+      xz_back(run);
+    } else {
+      xz_save(&run->at, run->slots + (slot + 1) * run->size, run->state);
+      run->fresh = slot + 1;
+      xz_revolve(run, slot + 1, n - m, c - 1);
+    }
     n = m;
   }
 }
@@ -235,7 +253,7 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
     }
   } else if (t->scheme == 3) {
     __xenzyme_checkpoint_snapshots = t->kept;
-    struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back};
+    struct xz_run run = {t->at, bytes, t->slots, state, dstate, env, step, back, -1};
     long m = t->kept, *p = t->pos;
     long *best = malloc((m + 1) * sizeof(long)), *from = malloc((m + 1) * sizeof(long));
     best[0] = 0;
@@ -261,7 +279,7 @@ void __xenzyme_checkpoint_reverse(void *tape, void *state, void *dstate, xz_step
   } else if (n > 0) {
     long c = t->param < n ? t->param : n;
     __xenzyme_checkpoint_snapshots = c;
-    struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back};
+    struct xz_run run = {t->at, bytes, malloc(c * bytes), state, dstate, env, step, back, -1};
     memcpy(run.slots, t->slots, bytes);
     xz_revolve(&run, 0, n, c);
     free(run.slots);

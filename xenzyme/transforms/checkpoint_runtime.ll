@@ -3,7 +3,7 @@ source_filename = "xenzyme/transforms/checkpoint_runtime.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
-%struct.xz_run = type { %struct.xz_layout, i64, ptr, ptr, ptr, ptr, ptr, ptr }
+%struct.xz_run = type { %struct.xz_layout, i64, ptr, ptr, ptr, ptr, ptr, ptr, i64 }
 %struct.xz_layout = type { i64, i64, i64, i64 }
 
 @__xenzyme_checkpoint_steps = weak dso_local local_unnamed_addr global i64 0, align 8
@@ -563,7 +563,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %13 = load i64, ptr %12, align 8, !tbaa !32
   %14 = getelementptr inbounds i8, ptr %0, i64 8
   %15 = load i64, ptr %14, align 8, !tbaa !5
-  switch i64 %15, label %220 [
+  switch i64 %15, label %174 [
     i64 1, label %16
     i64 3, label %63
   ]
@@ -575,7 +575,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   %20 = add i64 %19, %18
   %21 = sdiv i64 %20, %18
   %22 = icmp sgt i64 %21, 0
-  br i1 %22, label %23, label %237
+  br i1 %22, label %23, label %193
 
 23:                                               ; preds = %16
   %24 = getelementptr inbounds i8, ptr %0, i64 56
@@ -629,13 +629,13 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store i64 %61, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   tail call void %5(i64 noundef %33, ptr noundef %1, ptr noundef %2, ptr noundef %6) #8
   %62 = icmp sgt i64 %28, 1
-  br i1 %62, label %27, label %237, !llvm.loop !36
+  br i1 %62, label %27, label %193, !llvm.loop !36
 
 63:                                               ; preds = %7
   %64 = getelementptr inbounds i8, ptr %0, i64 72
   %65 = load i64, ptr %64, align 8, !tbaa !23
   store i64 %65, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
-  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %8) #8
+  call void @llvm.lifetime.start.p0(i64 96, ptr nonnull %8) #8
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %8, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
   %66 = getelementptr inbounds i8, ptr %8, i64 32
   store i64 %13, ptr %66, align 8, !tbaa !38
@@ -653,283 +653,217 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
   store ptr %3, ptr %73, align 8, !tbaa !44
   %74 = getelementptr inbounds i8, ptr %8, i64 80
   store ptr %4, ptr %74, align 8, !tbaa !45
-  %75 = getelementptr inbounds i8, ptr %0, i64 64
-  %76 = load ptr, ptr %75, align 8, !tbaa !22
-  %77 = shl i64 %65, 3
-  %78 = add i64 %77, 8
-  %79 = tail call noalias ptr @malloc(i64 noundef %78) #7
-  %80 = tail call noalias ptr @malloc(i64 noundef %78) #7
-  store i64 0, ptr %79, align 8, !tbaa !13
-  %81 = icmp slt i64 %65, 1
-  br i1 %81, label %198, label %82
+  %75 = getelementptr inbounds i8, ptr %8, i64 88
+  store i64 -1, ptr %75, align 8, !tbaa !46
+  %76 = getelementptr inbounds i8, ptr %0, i64 64
+  %77 = load ptr, ptr %76, align 8, !tbaa !22
+  %78 = shl i64 %65, 3
+  %79 = add i64 %78, 8
+  %80 = tail call noalias ptr @malloc(i64 noundef %79) #7
+  %81 = tail call noalias ptr @malloc(i64 noundef %79) #7
+  store i64 0, ptr %80, align 8, !tbaa !13
+  %82 = icmp slt i64 %65, 1
+  br i1 %82, label %152, label %83
 
-82:                                               ; preds = %63
-  %83 = getelementptr inbounds i8, ptr %0, i64 16
-  %84 = load i64, ptr %83, align 8, !tbaa !12
-  br label %87
+83:                                               ; preds = %63
+  %84 = getelementptr inbounds i8, ptr %0, i64 16
+  %85 = load i64, ptr %84, align 8, !tbaa !12
+  br label %88
 
-85:                                               ; preds = %98
-  %86 = getelementptr inbounds i8, ptr %0, i64 16
-  br label %200
+86:                                               ; preds = %98
+  %87 = getelementptr inbounds i8, ptr %0, i64 16
+  br label %154
 
-87:                                               ; preds = %82, %98
-  %88 = phi i64 [ %84, %82 ], [ %100, %98 ]
-  %89 = phi i64 [ 1, %82 ], [ %99, %98 ]
+88:                                               ; preds = %83, %98
+  %89 = phi i64 [ 1, %83 ], [ %99, %98 ]
   %90 = icmp slt i64 %89, %65
   br i1 %90, label %91, label %94
 
-91:                                               ; preds = %87
-  %92 = getelementptr inbounds i64, ptr %76, i64 %89
+91:                                               ; preds = %88
+  %92 = getelementptr inbounds i64, ptr %77, i64 %89
   %93 = load i64, ptr %92, align 8, !tbaa !13
   br label %94
 
-94:                                               ; preds = %87, %91
-  %95 = phi i64 [ %93, %91 ], [ %10, %87 ]
-  %96 = getelementptr inbounds i64, ptr %79, i64 %89
+94:                                               ; preds = %88, %91
+  %95 = phi i64 [ %93, %91 ], [ %10, %88 ]
+  %96 = getelementptr inbounds i64, ptr %80, i64 %89
   store i64 -1, ptr %96, align 8, !tbaa !13
-  %97 = getelementptr inbounds i64, ptr %80, i64 %89
-  br label %102
+  %97 = getelementptr inbounds i64, ptr %81, i64 %89
+  br label %101
 
-98:                                               ; preds = %192
+98:                                               ; preds = %147
   %99 = add nuw i64 %89, 1
-  %100 = add i64 %88, -1
-  %101 = icmp eq i64 %89, %65
-  br i1 %101, label %85, label %87, !llvm.loop !46
+  %100 = icmp eq i64 %89, %65
+  br i1 %100, label %86, label %88, !llvm.loop !47
 
-102:                                              ; preds = %94, %192
-  %103 = phi i64 [ %88, %94 ], [ %195, %192 ]
-  %104 = phi i64 [ %89, %94 ], [ %106, %192 ]
-  %105 = phi i64 [ -1, %94 ], [ %193, %192 ]
-  %106 = add nsw i64 %104, -1
-  %107 = getelementptr inbounds i64, ptr %76, i64 %106
-  %108 = load i64, ptr %107, align 8, !tbaa !13
-  %109 = sub nsw i64 %95, %108
-  %110 = sub nsw i64 %84, %106
-  %111 = tail call i64 @llvm.smin.i64(i64 %110, i64 %109)
-  %112 = getelementptr inbounds i64, ptr %79, i64 %106
-  %113 = load i64, ptr %112, align 8, !tbaa !13
-  %114 = icmp slt i64 %109, 2
-  br i1 %114, label %185, label %115
+101:                                              ; preds = %94, %147
+  %102 = phi i64 [ %89, %94 ], [ %104, %147 ]
+  %103 = phi i64 [ -1, %94 ], [ %148, %147 ]
+  %104 = add nsw i64 %102, -1
+  %105 = getelementptr inbounds i64, ptr %77, i64 %104
+  %106 = load i64, ptr %105, align 8, !tbaa !13
+  %107 = sub nsw i64 %95, %106
+  %108 = sub nsw i64 %85, %104
+  %109 = tail call i64 @llvm.smin.i64(i64 %108, i64 %107)
+  %110 = getelementptr inbounds i64, ptr %80, i64 %104
+  %111 = load i64, ptr %110, align 8, !tbaa !13
+  %112 = icmp slt i64 %107, 2
+  br i1 %112, label %140, label %113
 
-115:                                              ; preds = %102
-  %116 = icmp eq i64 %110, 1
-  br i1 %116, label %120, label %117
+113:                                              ; preds = %101
+  %114 = icmp eq i64 %108, 1
+  br i1 %114, label %115, label %119
 
-117:                                              ; preds = %115
-  %118 = icmp slt i64 %111, 1
-  %119 = tail call i64 @llvm.smin.i64(i64 %103, i64 %109)
-  br label %124
+115:                                              ; preds = %113
+  %116 = add nsw i64 %107, -1
+  %117 = mul nsw i64 %116, %107
+  %118 = lshr i64 %117, 1
+  br label %140
 
-120:                                              ; preds = %115
-  %121 = add nsw i64 %109, -1
-  %122 = mul nsw i64 %121, %109
-  %123 = lshr i64 %122, 1
-  br label %185
+119:                                              ; preds = %113
+  %120 = uitofp nneg i64 %107 to double
+  %121 = add i64 %109, 1
+  br label %122
 
-124:                                              ; preds = %149, %117
-  %125 = phi i64 [ %126, %149 ], [ 0, %117 ]
-  %126 = add nuw nsw i64 %125, 1
-  br i1 %118, label %149, label %127
+122:                                              ; preds = %122, %119
+  %123 = phi double [ 1.000000e+00, %119 ], [ %130, %122 ]
+  %124 = phi i64 [ 0, %119 ], [ %128, %122 ]
+  %125 = add i64 %124, %121
+  %126 = sitofp i64 %125 to double
+  %127 = fmul double %123, %126
+  %128 = add nuw nsw i64 %124, 1
+  %129 = uitofp nneg i64 %128 to double
+  %130 = fdiv double %127, %129
+  %131 = fcmp olt double %130, %120
+  br i1 %131, label %122, label %132, !llvm.loop !48
 
-127:                                              ; preds = %124
-  %128 = uitofp nneg i64 %126 to double
-  %129 = fcmp ogt double %128, 4.000000e+18
-  br i1 %129, label %149, label %130
+132:                                              ; preds = %122
+  %133 = mul nuw nsw i64 %128, %107
+  %134 = fmul double %130, %129
+  %135 = sitofp i64 %121 to double
+  %136 = fdiv double %134, %135
+  %137 = fadd double %136, 5.000000e-01
+  %138 = fptosi double %137 to i64
+  %139 = sub nsw i64 %133, %138
+  br label %140
 
-130:                                              ; preds = %127, %134
-  %131 = phi double [ %140, %134 ], [ %128, %127 ]
-  %132 = phi i64 [ %135, %134 ], [ 1, %127 ]
-  %133 = icmp eq i64 %132, %111
-  br i1 %133, label %142, label %134, !llvm.loop !47
+140:                                              ; preds = %101, %115, %132
+  %141 = phi i64 [ %118, %115 ], [ %139, %132 ], [ 0, %101 ]
+  %142 = add nsw i64 %141, %111
+  %143 = icmp slt i64 %103, 0
+  %144 = icmp slt i64 %142, %103
+  %145 = select i1 %143, i1 true, i1 %144
+  br i1 %145, label %146, label %147
 
-134:                                              ; preds = %130
-  %135 = add nuw i64 %132, 1
-  %136 = add nuw nsw i64 %135, %125
-  %137 = sitofp i64 %136 to double
-  %138 = fmul double %131, %137
-  %139 = uitofp nneg i64 %135 to double
-  %140 = fdiv double %138, %139
-  %141 = fcmp ogt double %140, 4.000000e+18
-  br i1 %141, label %142, label %130, !llvm.loop !47
+146:                                              ; preds = %140
+  store i64 %142, ptr %96, align 8, !tbaa !13
+  store i64 %104, ptr %97, align 8, !tbaa !13
+  br label %147
 
-142:                                              ; preds = %134, %130
-  %143 = phi i64 [ %132, %134 ], [ %119, %130 ]
-  %144 = phi double [ %140, %134 ], [ %131, %130 ]
-  %145 = icmp slt i64 %143, %111
-  %146 = fadd double %144, 5.000000e-01
-  %147 = fptosi double %146 to i64
-  %148 = select i1 %145, i64 4000000000000000000, i64 %147
-  br label %149
+147:                                              ; preds = %140, %146
+  %148 = phi i64 [ %103, %140 ], [ %142, %146 ]
+  %149 = icmp sgt i64 %102, 1
+  br i1 %149, label %101, label %98, !llvm.loop !49
 
-149:                                              ; preds = %142, %127, %124
-  %150 = phi i64 [ 4000000000000000000, %127 ], [ 1, %124 ], [ %148, %142 ]
-  %151 = icmp slt i64 %150, %109
-  br i1 %151, label %124, label %152, !llvm.loop !48
+150:                                              ; preds = %172
+  %151 = load ptr, ptr %76, align 8, !tbaa !22
+  br label %152
 
-152:                                              ; preds = %149
-  %153 = mul nuw nsw i64 %125, %109
-  %154 = add nsw i64 %111, 1
-  %155 = icmp eq i64 %125, 0
-  br i1 %155, label %182, label %156
-
-156:                                              ; preds = %152
-  %157 = icmp slt i64 %110, 0
-  br i1 %157, label %182, label %158
-
-158:                                              ; preds = %156
-  %159 = uitofp nneg i64 %125 to double
-  %160 = fcmp ogt double %159, 4.000000e+18
-  br i1 %160, label %182, label %161
-
-161:                                              ; preds = %158
-  %162 = add i64 %119, 1
-  br label %163
-
-163:                                              ; preds = %161, %167
-  %164 = phi double [ %173, %167 ], [ %159, %161 ]
-  %165 = phi i64 [ %168, %167 ], [ 1, %161 ]
-  %166 = icmp eq i64 %165, %154
-  br i1 %166, label %175, label %167, !llvm.loop !47
-
-167:                                              ; preds = %163
-  %168 = add i64 %165, 1
-  %169 = add i64 %165, %125
-  %170 = sitofp i64 %169 to double
-  %171 = fmul double %164, %170
-  %172 = uitofp nneg i64 %168 to double
-  %173 = fdiv double %171, %172
-  %174 = fcmp ogt double %173, 4.000000e+18
-  br i1 %174, label %175, label %163, !llvm.loop !47
-
-175:                                              ; preds = %167, %163
-  %176 = phi i64 [ %165, %167 ], [ %162, %163 ]
-  %177 = phi double [ %173, %167 ], [ %164, %163 ]
-  %178 = icmp sgt i64 %176, %111
-  %179 = fadd double %177, 5.000000e-01
-  %180 = fptosi double %179 to i64
-  %181 = select i1 %178, i64 %180, i64 4000000000000000000
-  br label %182
-
-182:                                              ; preds = %175, %158, %156, %152
-  %183 = phi i64 [ 0, %152 ], [ 1, %156 ], [ 4000000000000000000, %158 ], [ %181, %175 ]
-  %184 = sub nsw i64 %153, %183
-  br label %185
-
-185:                                              ; preds = %102, %120, %182
-  %186 = phi i64 [ %123, %120 ], [ %184, %182 ], [ 0, %102 ]
-  %187 = add nsw i64 %186, %113
-  %188 = icmp slt i64 %105, 0
-  %189 = icmp slt i64 %187, %105
-  %190 = select i1 %188, i1 true, i1 %189
-  br i1 %190, label %191, label %192
-
-191:                                              ; preds = %185
-  store i64 %187, ptr %96, align 8, !tbaa !13
-  store i64 %106, ptr %97, align 8, !tbaa !13
-  br label %192
-
-192:                                              ; preds = %185, %191
-  %193 = phi i64 [ %105, %185 ], [ %187, %191 ]
-  %194 = icmp sgt i64 %104, 1
-  %195 = add i64 %103, 1
-  br i1 %194, label %102, label %98, !llvm.loop !49
-
-196:                                              ; preds = %218
-  %197 = load ptr, ptr %75, align 8, !tbaa !22
-  br label %198
-
-198:                                              ; preds = %63, %196
-  %199 = phi ptr [ %197, %196 ], [ %76, %63 ]
-  tail call void @free(ptr noundef %79) #8
+152:                                              ; preds = %63, %150
+  %153 = phi ptr [ %151, %150 ], [ %77, %63 ]
   tail call void @free(ptr noundef %80) #8
-  tail call void @free(ptr noundef %199) #8
-  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %8) #8
-  br label %237
+  tail call void @free(ptr noundef %81) #8
+  tail call void @free(ptr noundef %153) #8
+  call void @llvm.lifetime.end.p0(i64 96, ptr nonnull %8) #8
+  br label %193
 
-200:                                              ; preds = %85, %218
-  %201 = phi i64 [ %65, %85 ], [ %203, %218 ]
-  %202 = getelementptr inbounds i64, ptr %80, i64 %201
-  %203 = load i64, ptr %202, align 8, !tbaa !13
-  %204 = icmp slt i64 %201, %65
-  br i1 %204, label %205, label %208
+154:                                              ; preds = %86, %172
+  %155 = phi i64 [ %65, %86 ], [ %157, %172 ]
+  %156 = getelementptr inbounds i64, ptr %81, i64 %155
+  %157 = load i64, ptr %156, align 8, !tbaa !13
+  %158 = icmp slt i64 %155, %65
+  br i1 %158, label %159, label %162
 
-205:                                              ; preds = %200
-  %206 = getelementptr inbounds i64, ptr %76, i64 %201
-  %207 = load i64, ptr %206, align 8, !tbaa !13
-  br label %208
+159:                                              ; preds = %154
+  %160 = getelementptr inbounds i64, ptr %77, i64 %155
+  %161 = load i64, ptr %160, align 8, !tbaa !13
+  br label %162
 
-208:                                              ; preds = %200, %205
-  %209 = phi i64 [ %207, %205 ], [ %10, %200 ]
-  %210 = getelementptr inbounds i64, ptr %76, i64 %203
-  %211 = load i64, ptr %210, align 8, !tbaa !13
-  %212 = sub nsw i64 %209, %211
-  %213 = icmp sgt i64 %212, 0
-  br i1 %213, label %214, label %218
+162:                                              ; preds = %154, %159
+  %163 = phi i64 [ %161, %159 ], [ %10, %154 ]
+  %164 = getelementptr inbounds i64, ptr %77, i64 %157
+  %165 = load i64, ptr %164, align 8, !tbaa !13
+  %166 = sub nsw i64 %163, %165
+  %167 = icmp sgt i64 %166, 0
+  br i1 %167, label %168, label %172
 
-214:                                              ; preds = %208
-  %215 = load i64, ptr %86, align 8, !tbaa !12
-  %216 = sub nsw i64 %215, %203
-  %217 = tail call i64 @llvm.smin.i64(i64 %216, i64 %212)
-  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %203, i64 noundef %212, i64 noundef %217)
-  br label %218
+168:                                              ; preds = %162
+  %169 = load i64, ptr %87, align 8, !tbaa !12
+  %170 = sub nsw i64 %169, %157
+  %171 = tail call i64 @llvm.smin.i64(i64 %170, i64 %166)
+  call fastcc void @xz_revolve(ptr noundef nonnull %8, i64 noundef %157, i64 noundef %166, i64 noundef %171)
+  br label %172
 
-218:                                              ; preds = %214, %208
-  %219 = icmp sgt i64 %203, 0
-  br i1 %219, label %200, label %196, !llvm.loop !50
+172:                                              ; preds = %168, %162
+  %173 = icmp sgt i64 %157, 0
+  br i1 %173, label %154, label %150, !llvm.loop !50
 
-220:                                              ; preds = %7
-  %221 = icmp sgt i64 %10, 0
-  br i1 %221, label %222, label %237
+174:                                              ; preds = %7
+  %175 = icmp sgt i64 %10, 0
+  br i1 %175, label %176, label %193
 
-222:                                              ; preds = %220
-  %223 = getelementptr inbounds i8, ptr %0, i64 16
-  %224 = load i64, ptr %223, align 8, !tbaa !12
-  %225 = tail call i64 @llvm.smin.i64(i64 %224, i64 %10)
-  store i64 %225, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
-  call void @llvm.lifetime.start.p0(i64 88, ptr nonnull %9) #8
+176:                                              ; preds = %174
+  %177 = getelementptr inbounds i8, ptr %0, i64 16
+  %178 = load i64, ptr %177, align 8, !tbaa !12
+  %179 = tail call i64 @llvm.smin.i64(i64 %178, i64 %10)
+  store i64 %179, ptr @__xenzyme_checkpoint_snapshots, align 8, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 96, ptr nonnull %9) #8
   call void @llvm.memcpy.p0.p0.i64(ptr noundef nonnull align 8 dereferenceable(32) %9, ptr noundef nonnull align 8 dereferenceable(32) %11, i64 32, i1 false), !tbaa.struct !37
-  %226 = getelementptr inbounds i8, ptr %9, i64 32
-  store i64 %13, ptr %226, align 8, !tbaa !38
-  %227 = getelementptr inbounds i8, ptr %9, i64 40
-  %228 = mul nsw i64 %225, %13
-  %229 = tail call noalias ptr @malloc(i64 noundef %228) #7
-  store ptr %229, ptr %227, align 8, !tbaa !40
-  %230 = getelementptr inbounds i8, ptr %9, i64 48
-  store ptr %1, ptr %230, align 8, !tbaa !41
-  %231 = getelementptr inbounds i8, ptr %9, i64 56
-  store ptr %2, ptr %231, align 8, !tbaa !42
-  %232 = getelementptr inbounds i8, ptr %9, i64 64
-  store ptr %6, ptr %232, align 8, !tbaa !43
-  %233 = getelementptr inbounds i8, ptr %9, i64 72
-  store ptr %3, ptr %233, align 8, !tbaa !44
-  %234 = getelementptr inbounds i8, ptr %9, i64 80
-  store ptr %4, ptr %234, align 8, !tbaa !45
-  %235 = getelementptr inbounds i8, ptr %0, i64 56
-  %236 = load ptr, ptr %235, align 8, !tbaa !24
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %229, ptr align 1 %236, i64 %13, i1 false)
-  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %225)
-  tail call void @free(ptr noundef %229) #8
-  call void @llvm.lifetime.end.p0(i64 88, ptr nonnull %9) #8
-  br label %237
+  %180 = getelementptr inbounds i8, ptr %9, i64 32
+  store i64 %13, ptr %180, align 8, !tbaa !38
+  %181 = getelementptr inbounds i8, ptr %9, i64 40
+  %182 = mul nsw i64 %179, %13
+  %183 = tail call noalias ptr @malloc(i64 noundef %182) #7
+  store ptr %183, ptr %181, align 8, !tbaa !40
+  %184 = getelementptr inbounds i8, ptr %9, i64 48
+  store ptr %1, ptr %184, align 8, !tbaa !41
+  %185 = getelementptr inbounds i8, ptr %9, i64 56
+  store ptr %2, ptr %185, align 8, !tbaa !42
+  %186 = getelementptr inbounds i8, ptr %9, i64 64
+  store ptr %6, ptr %186, align 8, !tbaa !43
+  %187 = getelementptr inbounds i8, ptr %9, i64 72
+  store ptr %3, ptr %187, align 8, !tbaa !44
+  %188 = getelementptr inbounds i8, ptr %9, i64 80
+  store ptr %4, ptr %188, align 8, !tbaa !45
+  %189 = getelementptr inbounds i8, ptr %9, i64 88
+  store i64 -1, ptr %189, align 8, !tbaa !46
+  %190 = getelementptr inbounds i8, ptr %0, i64 56
+  %191 = load ptr, ptr %190, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %183, ptr align 1 %191, i64 %13, i1 false)
+  call fastcc void @xz_revolve(ptr noundef nonnull %9, i64 noundef 0, i64 noundef %10, i64 noundef %179)
+  %192 = load ptr, ptr %181, align 8, !tbaa !40
+  tail call void @free(ptr noundef %192) #8
+  call void @llvm.lifetime.end.p0(i64 96, ptr nonnull %9) #8
+  br label %193
 
-237:                                              ; preds = %59, %16, %198, %222, %220
-  %238 = getelementptr inbounds i8, ptr %0, i64 56
-  %239 = load ptr, ptr %238, align 8, !tbaa !24
-  tail call void @free(ptr noundef %239) #8
+193:                                              ; preds = %59, %16, %152, %176, %174
+  %194 = getelementptr inbounds i8, ptr %0, i64 56
+  %195 = load ptr, ptr %194, align 8, !tbaa !24
+  tail call void @free(ptr noundef %195) #8
   tail call void @free(ptr noundef nonnull %0) #8
   ret void
 }
 
 ; Function Attrs: nounwind uwtable
-define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
+define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
   %5 = icmp sgt i64 %2, 0
-  br i1 %5, label %6, label %263
+  br i1 %5, label %6, label %233
 
 6:                                                ; preds = %4
   %7 = icmp eq i64 %3, 1
-  %8 = icmp slt i64 %3, 1
-  %9 = add nsw i64 %3, -1
-  %10 = icmp slt i64 %3, 2
+  %8 = add i64 %3, 1
+  %9 = sitofp i64 %3 to double
+  %10 = getelementptr inbounds i8, ptr %0, i64 88
   %11 = getelementptr inbounds i8, ptr %0, i64 48
   %12 = getelementptr inbounds i8, ptr %0, i64 40
   %13 = getelementptr inbounds i8, ptr %0, i64 32
@@ -938,344 +872,307 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef readonly %0, i64 n
   %16 = getelementptr inbounds i8, ptr %0, i64 72
   %17 = getelementptr inbounds i8, ptr %0, i64 64
   %18 = add nsw i64 %1, 1
-  br label %19
+  %19 = add nsw i64 %3, -1
+  %20 = getelementptr inbounds i8, ptr %0, i64 80
+  %21 = getelementptr inbounds i8, ptr %0, i64 56
+  br label %22
 
-19:                                               ; preds = %6, %261
-  %20 = phi i64 [ %2, %6 ], [ %194, %261 ]
-  %21 = icmp eq i64 %20, 1
-  br i1 %21, label %22, label %57
+22:                                               ; preds = %6, %232
+  %23 = phi i64 [ %2, %6 ], [ %151, %232 ]
+  %24 = icmp eq i64 %23, 1
+  br i1 %24, label %25, label %61
 
-22:                                               ; preds = %19
-  %23 = load ptr, ptr %11, align 8, !tbaa !41
-  %24 = load ptr, ptr %12, align 8, !tbaa !40
-  %25 = load i64, ptr %13, align 8, !tbaa !38
-  %26 = mul nsw i64 %25, %1
-  %27 = getelementptr inbounds i8, ptr %24, i64 %26
-  %28 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %23, ptr readonly align 1 %27, i64 %28, i1 false)
-  %29 = load i64, ptr %14, align 8, !tbaa !34
-  %30 = icmp sgt i64 %29, 0
-  br i1 %30, label %31, label %50
+25:                                               ; preds = %22
+  %26 = load i64, ptr %10, align 8, !tbaa !46
+  %27 = icmp eq i64 %26, %1
+  br i1 %27, label %56, label %28
 
-31:                                               ; preds = %22
-  %32 = load i64, ptr %0, align 8, !tbaa !33
-  %33 = getelementptr inbounds i8, ptr %27, i64 %32
-  br label %34
+28:                                               ; preds = %25
+  %29 = load ptr, ptr %11, align 8, !tbaa !41
+  %30 = load ptr, ptr %12, align 8, !tbaa !40
+  %31 = load i64, ptr %13, align 8, !tbaa !38
+  %32 = mul nsw i64 %31, %1
+  %33 = getelementptr inbounds i8, ptr %30, i64 %32
+  %34 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %29, ptr readonly align 1 %33, i64 %34, i1 false)
+  %35 = load i64, ptr %14, align 8, !tbaa !34
+  %36 = icmp sgt i64 %35, 0
+  br i1 %36, label %37, label %56
 
-34:                                               ; preds = %34, %31
-  %35 = phi ptr [ %33, %31 ], [ %46, %34 ]
-  %36 = phi i64 [ 0, %31 ], [ %47, %34 ]
-  %37 = load i64, ptr %15, align 8, !tbaa !29
-  %38 = getelementptr inbounds i8, ptr %23, i64 %37
-  %39 = shl nsw i64 %36, 4
-  %40 = getelementptr inbounds i8, ptr %38, i64 %39
-  %41 = load i64, ptr %40, align 8, !tbaa !13
-  %42 = inttoptr i64 %41 to ptr
-  %43 = getelementptr inbounds i8, ptr %40, i64 8
-  %44 = load i64, ptr %43, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %42, ptr align 1 %35, i64 %44, i1 false)
-  %45 = load i64, ptr %43, align 8, !tbaa !13
-  %46 = getelementptr inbounds i8, ptr %35, i64 %45
-  %47 = add nuw nsw i64 %36, 1
-  %48 = load i64, ptr %14, align 8, !tbaa !34
-  %49 = icmp slt i64 %47, %48
-  br i1 %49, label %34, label %50, !llvm.loop !35
+37:                                               ; preds = %28
+  %38 = load i64, ptr %0, align 8, !tbaa !33
+  %39 = getelementptr inbounds i8, ptr %33, i64 %38
+  br label %40
 
-50:                                               ; preds = %34, %22
-  %51 = getelementptr inbounds i8, ptr %0, i64 80
-  %52 = load ptr, ptr %51, align 8, !tbaa !45
-  %53 = load ptr, ptr %11, align 8, !tbaa !41
-  %54 = getelementptr inbounds i8, ptr %0, i64 56
-  %55 = load ptr, ptr %54, align 8, !tbaa !42
-  %56 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %52(ptr noundef %53, ptr noundef %55, ptr noundef %56) #8
-  br label %263
+40:                                               ; preds = %40, %37
+  %41 = phi ptr [ %39, %37 ], [ %52, %40 ]
+  %42 = phi i64 [ 0, %37 ], [ %53, %40 ]
+  %43 = load i64, ptr %15, align 8, !tbaa !29
+  %44 = getelementptr inbounds i8, ptr %29, i64 %43
+  %45 = shl nsw i64 %42, 4
+  %46 = getelementptr inbounds i8, ptr %44, i64 %45
+  %47 = load i64, ptr %46, align 8, !tbaa !13
+  %48 = inttoptr i64 %47 to ptr
+  %49 = getelementptr inbounds i8, ptr %46, i64 8
+  %50 = load i64, ptr %49, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %48, ptr align 1 %41, i64 %50, i1 false)
+  %51 = load i64, ptr %49, align 8, !tbaa !13
+  %52 = getelementptr inbounds i8, ptr %41, i64 %51
+  %53 = add nuw nsw i64 %42, 1
+  %54 = load i64, ptr %14, align 8, !tbaa !34
+  %55 = icmp slt i64 %53, %54
+  br i1 %55, label %40, label %56, !llvm.loop !35
 
-57:                                               ; preds = %19
-  br i1 %7, label %58, label %108
+56:                                               ; preds = %40, %25, %28
+  store i64 -1, ptr %10, align 8, !tbaa !46
+  %57 = load ptr, ptr %20, align 8, !tbaa !45
+  %58 = load ptr, ptr %11, align 8, !tbaa !41
+  %59 = load ptr, ptr %21, align 8, !tbaa !42
+  %60 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %57(ptr noundef %58, ptr noundef %59, ptr noundef %60) #8
+  br label %233
 
-58:                                               ; preds = %57
-  %59 = getelementptr inbounds i8, ptr %0, i64 80
-  %60 = getelementptr inbounds i8, ptr %0, i64 56
-  br label %61
+61:                                               ; preds = %22
+  br i1 %7, label %62, label %114
 
-61:                                               ; preds = %58, %100
-  %62 = phi i64 [ %2, %58 ], [ %63, %100 ]
-  %63 = add nsw i64 %62, -1
-  %64 = load ptr, ptr %11, align 8, !tbaa !41
-  %65 = load ptr, ptr %12, align 8, !tbaa !40
-  %66 = load i64, ptr %13, align 8, !tbaa !38
-  %67 = mul nsw i64 %66, %1
-  %68 = getelementptr inbounds i8, ptr %65, i64 %67
-  %69 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %64, ptr readonly align 1 %68, i64 %69, i1 false)
-  %70 = load i64, ptr %14, align 8, !tbaa !34
-  %71 = icmp sgt i64 %70, 0
-  br i1 %71, label %72, label %91
+62:                                               ; preds = %61, %106
+  %63 = phi i64 [ %64, %106 ], [ %2, %61 ]
+  %64 = add nsw i64 %63, -1
+  %65 = load i64, ptr %10, align 8, !tbaa !46
+  %66 = icmp eq i64 %65, %1
+  br i1 %66, label %95, label %67
 
-72:                                               ; preds = %61
+67:                                               ; preds = %62
+  %68 = load ptr, ptr %11, align 8, !tbaa !41
+  %69 = load ptr, ptr %12, align 8, !tbaa !40
+  %70 = load i64, ptr %13, align 8, !tbaa !38
+  %71 = mul nsw i64 %70, %1
+  %72 = getelementptr inbounds i8, ptr %69, i64 %71
   %73 = load i64, ptr %0, align 8, !tbaa !33
-  %74 = getelementptr inbounds i8, ptr %68, i64 %73
-  br label %75
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %68, ptr readonly align 1 %72, i64 %73, i1 false)
+  %74 = load i64, ptr %14, align 8, !tbaa !34
+  %75 = icmp sgt i64 %74, 0
+  br i1 %75, label %76, label %95
 
-75:                                               ; preds = %75, %72
-  %76 = phi ptr [ %74, %72 ], [ %87, %75 ]
-  %77 = phi i64 [ 0, %72 ], [ %88, %75 ]
-  %78 = load i64, ptr %15, align 8, !tbaa !29
-  %79 = getelementptr inbounds i8, ptr %64, i64 %78
-  %80 = shl nsw i64 %77, 4
-  %81 = getelementptr inbounds i8, ptr %79, i64 %80
-  %82 = load i64, ptr %81, align 8, !tbaa !13
-  %83 = inttoptr i64 %82 to ptr
-  %84 = getelementptr inbounds i8, ptr %81, i64 8
-  %85 = load i64, ptr %84, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %83, ptr align 1 %76, i64 %85, i1 false)
-  %86 = load i64, ptr %84, align 8, !tbaa !13
-  %87 = getelementptr inbounds i8, ptr %76, i64 %86
-  %88 = add nuw nsw i64 %77, 1
-  %89 = load i64, ptr %14, align 8, !tbaa !34
-  %90 = icmp slt i64 %88, %89
-  br i1 %90, label %75, label %91, !llvm.loop !35
+76:                                               ; preds = %67
+  %77 = load i64, ptr %0, align 8, !tbaa !33
+  %78 = getelementptr inbounds i8, ptr %72, i64 %77
+  br label %79
 
-91:                                               ; preds = %75, %61
-  %92 = icmp eq i64 %62, 1
-  br i1 %92, label %100, label %93
+79:                                               ; preds = %79, %76
+  %80 = phi ptr [ %78, %76 ], [ %91, %79 ]
+  %81 = phi i64 [ 0, %76 ], [ %92, %79 ]
+  %82 = load i64, ptr %15, align 8, !tbaa !29
+  %83 = getelementptr inbounds i8, ptr %68, i64 %82
+  %84 = shl nsw i64 %81, 4
+  %85 = getelementptr inbounds i8, ptr %83, i64 %84
+  %86 = load i64, ptr %85, align 8, !tbaa !13
+  %87 = inttoptr i64 %86 to ptr
+  %88 = getelementptr inbounds i8, ptr %85, i64 8
+  %89 = load i64, ptr %88, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %87, ptr align 1 %80, i64 %89, i1 false)
+  %90 = load i64, ptr %88, align 8, !tbaa !13
+  %91 = getelementptr inbounds i8, ptr %80, i64 %90
+  %92 = add nuw nsw i64 %81, 1
+  %93 = load i64, ptr %14, align 8, !tbaa !34
+  %94 = icmp slt i64 %92, %93
+  br i1 %94, label %79, label %95, !llvm.loop !35
 
-93:                                               ; preds = %91, %93
-  %94 = phi i64 [ %98, %93 ], [ 0, %91 ]
-  %95 = load ptr, ptr %16, align 8, !tbaa !44
-  %96 = load ptr, ptr %11, align 8, !tbaa !41
-  %97 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %95(ptr noundef %96, ptr noundef %97) #8
-  %98 = add nuw nsw i64 %94, 1
-  %99 = icmp eq i64 %98, %63
-  br i1 %99, label %100, label %93, !llvm.loop !51
+95:                                               ; preds = %79, %67, %62
+  %96 = icmp eq i64 %64, 0
+  %97 = select i1 %96, i64 %1, i64 -1
+  store i64 %97, ptr %10, align 8, !tbaa !46
+  %98 = icmp eq i64 %63, 1
+  br i1 %98, label %106, label %99
 
-100:                                              ; preds = %93, %91
-  %101 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %102 = add nsw i64 %101, %63
-  store i64 %102, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %103 = load ptr, ptr %59, align 8, !tbaa !45
-  %104 = load ptr, ptr %11, align 8, !tbaa !41
-  %105 = load ptr, ptr %60, align 8, !tbaa !42
-  %106 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %103(ptr noundef %104, ptr noundef %105, ptr noundef %106) #8
-  %107 = icmp sgt i64 %62, 1
-  br i1 %107, label %61, label %263, !llvm.loop !52
+99:                                               ; preds = %95, %99
+  %100 = phi i64 [ %104, %99 ], [ 0, %95 ]
+  %101 = load ptr, ptr %16, align 8, !tbaa !44
+  %102 = load ptr, ptr %11, align 8, !tbaa !41
+  %103 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %101(ptr noundef %102, ptr noundef %103) #8
+  %104 = add nuw nsw i64 %100, 1
+  %105 = icmp eq i64 %104, %64
+  br i1 %105, label %106, label %99, !llvm.loop !51
 
-108:                                              ; preds = %57, %132
-  %109 = phi i64 [ %110, %132 ], [ 0, %57 ]
-  %110 = add nuw nsw i64 %109, 1
-  br i1 %8, label %132, label %111
+106:                                              ; preds = %99, %95
+  %107 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %108 = add nsw i64 %107, %64
+  store i64 %108, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  store i64 -1, ptr %10, align 8, !tbaa !46
+  %109 = load ptr, ptr %20, align 8, !tbaa !45
+  %110 = load ptr, ptr %11, align 8, !tbaa !41
+  %111 = load ptr, ptr %21, align 8, !tbaa !42
+  %112 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %109(ptr noundef %110, ptr noundef %111, ptr noundef %112) #8
+  %113 = icmp sgt i64 %63, 1
+  br i1 %113, label %62, label %233, !llvm.loop !52
 
-111:                                              ; preds = %108
-  %112 = uitofp nneg i64 %110 to double
-  %113 = fcmp ogt double %112, 4.000000e+18
-  br i1 %113, label %132, label %114
+114:                                              ; preds = %61
+  %115 = uitofp nneg i64 %23 to double
+  br label %116
 
-114:                                              ; preds = %111, %118
-  %115 = phi double [ %124, %118 ], [ %112, %111 ]
-  %116 = phi i64 [ %119, %118 ], [ 1, %111 ]
-  %117 = icmp eq i64 %116, %3
-  br i1 %117, label %126, label %118, !llvm.loop !47
+116:                                              ; preds = %116, %114
+  %117 = phi double [ 1.000000e+00, %114 ], [ %124, %116 ]
+  %118 = phi i64 [ 0, %114 ], [ %122, %116 ]
+  %119 = add i64 %8, %118
+  %120 = sitofp i64 %119 to double
+  %121 = fmul double %117, %120
+  %122 = add nuw nsw i64 %118, 1
+  %123 = uitofp nneg i64 %122 to double
+  %124 = fdiv double %121, %123
+  %125 = fcmp olt double %124, %115
+  br i1 %125, label %116, label %126, !llvm.loop !48
 
-118:                                              ; preds = %114
-  %119 = add i64 %116, 1
-  %120 = add nuw nsw i64 %119, %109
-  %121 = sitofp i64 %120 to double
-  %122 = fmul double %115, %121
-  %123 = uitofp nneg i64 %119 to double
-  %124 = fdiv double %122, %123
-  %125 = fcmp ogt double %124, 4.000000e+18
-  br i1 %125, label %126, label %114, !llvm.loop !47
+126:                                              ; preds = %116
+  %127 = fmul double %124, %9
+  %128 = add nsw i64 %122, %3
+  %129 = sitofp i64 %128 to double
+  %130 = fdiv double %127, %129
+  %131 = fadd double %130, 5.000000e-01
+  %132 = fptosi double %131 to i64
+  %133 = sub nsw i64 %23, %132
+  %134 = icmp eq i64 %118, 0
+  br i1 %134, label %145, label %135
 
-126:                                              ; preds = %114, %118
-  %127 = phi double [ %115, %114 ], [ %124, %118 ]
-  %128 = icmp slt i64 %116, %3
-  %129 = fadd double %127, 5.000000e-01
-  %130 = fptosi double %129 to i64
-  %131 = select i1 %128, i64 4000000000000000000, i64 %130
-  br label %132
+135:                                              ; preds = %126
+  %136 = fmul double %124, %123
+  %137 = fdiv double %136, %129
+  %138 = uitofp nneg i64 %118 to double
+  %139 = fmul double %137, %138
+  %140 = add i64 %118, %3
+  %141 = sitofp i64 %140 to double
+  %142 = fdiv double %139, %141
+  %143 = fadd double %142, 5.000000e-01
+  %144 = fptosi double %143 to i64
+  br label %145
 
-132:                                              ; preds = %126, %108, %111
-  %133 = phi i64 [ 4000000000000000000, %111 ], [ 1, %108 ], [ %131, %126 ]
-  %134 = icmp slt i64 %133, %20
-  br i1 %134, label %108, label %135, !llvm.loop !53
+145:                                              ; preds = %126, %135
+  %146 = phi i64 [ %144, %135 ], [ 0, %126 ]
+  %147 = tail call i64 @llvm.smax.i64(i64 %146, i64 %133)
+  %148 = tail call i64 @llvm.smax.i64(i64 %147, i64 1)
+  %149 = icmp slt i64 %148, %23
+  %150 = add nsw i64 %23, -1
+  %151 = select i1 %149, i64 %148, i64 %150
+  %152 = load i64, ptr %10, align 8, !tbaa !46
+  %153 = icmp eq i64 %152, %1
+  br i1 %153, label %182, label %154
 
-135:                                              ; preds = %132
-  br i1 %10, label %158, label %136
+154:                                              ; preds = %145
+  %155 = load ptr, ptr %11, align 8, !tbaa !41
+  %156 = load ptr, ptr %12, align 8, !tbaa !40
+  %157 = load i64, ptr %13, align 8, !tbaa !38
+  %158 = mul nsw i64 %157, %1
+  %159 = getelementptr inbounds i8, ptr %156, i64 %158
+  %160 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %155, ptr readonly align 1 %159, i64 %160, i1 false)
+  %161 = load i64, ptr %14, align 8, !tbaa !34
+  %162 = icmp sgt i64 %161, 0
+  br i1 %162, label %163, label %182
 
-136:                                              ; preds = %135
-  %137 = uitofp nneg i64 %110 to double
-  %138 = fcmp ogt double %137, 4.000000e+18
-  br i1 %138, label %158, label %139
+163:                                              ; preds = %154
+  %164 = load i64, ptr %0, align 8, !tbaa !33
+  %165 = getelementptr inbounds i8, ptr %159, i64 %164
+  br label %166
 
-139:                                              ; preds = %136, %143
-  %140 = phi double [ %149, %143 ], [ %137, %136 ]
-  %141 = phi i64 [ %144, %143 ], [ 1, %136 ]
-  %142 = icmp eq i64 %141, %9
-  br i1 %142, label %151, label %143, !llvm.loop !47
+166:                                              ; preds = %166, %163
+  %167 = phi ptr [ %165, %163 ], [ %178, %166 ]
+  %168 = phi i64 [ 0, %163 ], [ %179, %166 ]
+  %169 = load i64, ptr %15, align 8, !tbaa !29
+  %170 = getelementptr inbounds i8, ptr %155, i64 %169
+  %171 = shl nsw i64 %168, 4
+  %172 = getelementptr inbounds i8, ptr %170, i64 %171
+  %173 = load i64, ptr %172, align 8, !tbaa !13
+  %174 = inttoptr i64 %173 to ptr
+  %175 = getelementptr inbounds i8, ptr %172, i64 8
+  %176 = load i64, ptr %175, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %174, ptr align 1 %167, i64 %176, i1 false)
+  %177 = load i64, ptr %175, align 8, !tbaa !13
+  %178 = getelementptr inbounds i8, ptr %167, i64 %177
+  %179 = add nuw nsw i64 %168, 1
+  %180 = load i64, ptr %14, align 8, !tbaa !34
+  %181 = icmp slt i64 %179, %180
+  br i1 %181, label %166, label %182, !llvm.loop !35
 
-143:                                              ; preds = %139
-  %144 = add nuw nsw i64 %141, 1
-  %145 = add nuw nsw i64 %144, %109
-  %146 = uitofp nneg i64 %145 to double
-  %147 = fmul double %140, %146
-  %148 = uitofp nneg i64 %144 to double
-  %149 = fdiv double %147, %148
-  %150 = fcmp ogt double %149, 4.000000e+18
-  br i1 %150, label %151, label %139, !llvm.loop !47
+182:                                              ; preds = %166, %154, %145
+  %183 = icmp eq i64 %151, 0
+  %184 = select i1 %183, i64 %1, i64 -1
+  store i64 %184, ptr %10, align 8, !tbaa !46
+  %185 = icmp sgt i64 %151, 0
+  br i1 %185, label %186, label %193
 
-151:                                              ; preds = %139, %143
-  %152 = phi double [ %140, %139 ], [ %149, %143 ]
-  %153 = icmp sge i64 %141, %9
-  %154 = fadd double %152, 5.000000e-01
-  %155 = fptosi double %154 to i64
-  %156 = freeze i1 %153
-  %157 = select i1 %156, i64 %155, i64 4000000000000000000
-  br label %158
+186:                                              ; preds = %182, %186
+  %187 = phi i64 [ %191, %186 ], [ 0, %182 ]
+  %188 = load ptr, ptr %16, align 8, !tbaa !44
+  %189 = load ptr, ptr %11, align 8, !tbaa !41
+  %190 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %188(ptr noundef %189, ptr noundef %190) #8
+  %191 = add nuw nsw i64 %187, 1
+  %192 = icmp eq i64 %191, %151
+  br i1 %192, label %193, label %186, !llvm.loop !51
 
-158:                                              ; preds = %151, %136, %135
-  %159 = phi i64 [ 1, %135 ], [ 4000000000000000000, %136 ], [ %157, %151 ]
-  %160 = sub nsw i64 %20, %159
-  %161 = add nsw i64 %109, -2
-  %162 = icmp ult i64 %109, 2
-  %163 = or i1 %8, %162
-  %164 = xor i1 %162, true
-  %165 = zext i1 %164 to i64
-  br i1 %163, label %188, label %166
+193:                                              ; preds = %186, %182
+  %194 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %195 = add nsw i64 %194, %151
+  store i64 %195, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %196 = sub nsw i64 %23, %151
+  %197 = icmp eq i64 %196, 1
+  br i1 %197, label %198, label %203
 
-166:                                              ; preds = %158
-  %167 = add nsw i64 %109, -1
-  %168 = sitofp i64 %167 to double
-  %169 = fcmp ogt double %168, 4.000000e+18
-  br i1 %169, label %188, label %170
+198:                                              ; preds = %193
+  store i64 -1, ptr %10, align 8, !tbaa !46
+  %199 = load ptr, ptr %20, align 8, !tbaa !45
+  %200 = load ptr, ptr %11, align 8, !tbaa !41
+  %201 = load ptr, ptr %21, align 8, !tbaa !42
+  %202 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %199(ptr noundef %200, ptr noundef %201, ptr noundef %202) #8
+  br label %232
 
-170:                                              ; preds = %166, %174
-  %171 = phi double [ %180, %174 ], [ %168, %166 ]
-  %172 = phi i64 [ %175, %174 ], [ 1, %166 ]
-  %173 = icmp eq i64 %172, %3
-  br i1 %173, label %182, label %174, !llvm.loop !47
+203:                                              ; preds = %193
+  %204 = load ptr, ptr %12, align 8, !tbaa !40
+  %205 = load i64, ptr %13, align 8, !tbaa !38
+  %206 = mul nsw i64 %205, %18
+  %207 = getelementptr inbounds i8, ptr %204, i64 %206
+  %208 = load ptr, ptr %11, align 8, !tbaa !41
+  %209 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %207, ptr readonly align 1 %208, i64 %209, i1 false)
+  %210 = load i64, ptr %14, align 8, !tbaa !34
+  %211 = icmp sgt i64 %210, 0
+  br i1 %211, label %212, label %231
 
-174:                                              ; preds = %170
-  %175 = add i64 %172, 1
-  %176 = add nuw nsw i64 %161, %175
-  %177 = sitofp i64 %176 to double
-  %178 = fmul double %171, %177
-  %179 = uitofp nneg i64 %175 to double
-  %180 = fdiv double %178, %179
-  %181 = fcmp ogt double %180, 4.000000e+18
-  br i1 %181, label %182, label %170, !llvm.loop !47
+212:                                              ; preds = %203
+  %213 = load i64, ptr %0, align 8, !tbaa !33
+  %214 = getelementptr inbounds i8, ptr %207, i64 %213
+  br label %215
 
-182:                                              ; preds = %170, %174
-  %183 = phi double [ %171, %170 ], [ %180, %174 ]
-  %184 = icmp slt i64 %172, %3
-  %185 = fadd double %183, 5.000000e-01
-  %186 = fptosi double %185 to i64
-  %187 = select i1 %184, i64 4000000000000000000, i64 %186
-  br label %188
+215:                                              ; preds = %215, %212
+  %216 = phi ptr [ %214, %212 ], [ %227, %215 ]
+  %217 = phi i64 [ 0, %212 ], [ %228, %215 ]
+  %218 = load i64, ptr %15, align 8, !tbaa !29
+  %219 = getelementptr inbounds i8, ptr %208, i64 %218
+  %220 = shl nsw i64 %217, 4
+  %221 = getelementptr inbounds i8, ptr %219, i64 %220
+  %222 = load i64, ptr %221, align 8, !tbaa !13
+  %223 = inttoptr i64 %222 to ptr
+  %224 = getelementptr inbounds i8, ptr %221, i64 8
+  %225 = load i64, ptr %224, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %216, ptr align 1 %223, i64 %225, i1 false)
+  %226 = load i64, ptr %224, align 8, !tbaa !13
+  %227 = getelementptr inbounds i8, ptr %216, i64 %226
+  %228 = add nuw nsw i64 %217, 1
+  %229 = load i64, ptr %14, align 8, !tbaa !34
+  %230 = icmp slt i64 %228, %229
+  br i1 %230, label %215, label %231, !llvm.loop !25
 
-188:                                              ; preds = %182, %166, %158
-  %189 = phi i64 [ %165, %158 ], [ 4000000000000000000, %166 ], [ %187, %182 ]
-  %190 = tail call i64 @llvm.smax.i64(i64 %189, i64 %160)
-  %191 = tail call i64 @llvm.smax.i64(i64 %190, i64 1)
-  %192 = icmp slt i64 %191, %20
-  %193 = add nsw i64 %20, -1
-  %194 = select i1 %192, i64 %191, i64 %193
-  %195 = load ptr, ptr %11, align 8, !tbaa !41
-  %196 = load ptr, ptr %12, align 8, !tbaa !40
-  %197 = load i64, ptr %13, align 8, !tbaa !38
-  %198 = mul nsw i64 %197, %1
-  %199 = getelementptr inbounds i8, ptr %196, i64 %198
-  %200 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %195, ptr readonly align 1 %199, i64 %200, i1 false)
-  %201 = load i64, ptr %14, align 8, !tbaa !34
-  %202 = icmp sgt i64 %201, 0
-  br i1 %202, label %203, label %222
+231:                                              ; preds = %215, %203
+  store i64 %18, ptr %10, align 8, !tbaa !46
+  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %196, i64 noundef %19)
+  br label %232
 
-203:                                              ; preds = %188
-  %204 = load i64, ptr %0, align 8, !tbaa !33
-  %205 = getelementptr inbounds i8, ptr %199, i64 %204
-  br label %206
+232:                                              ; preds = %231, %198
+  br i1 %185, label %22, label %233, !llvm.loop !53
 
-206:                                              ; preds = %206, %203
-  %207 = phi ptr [ %205, %203 ], [ %218, %206 ]
-  %208 = phi i64 [ 0, %203 ], [ %219, %206 ]
-  %209 = load i64, ptr %15, align 8, !tbaa !29
-  %210 = getelementptr inbounds i8, ptr %195, i64 %209
-  %211 = shl nsw i64 %208, 4
-  %212 = getelementptr inbounds i8, ptr %210, i64 %211
-  %213 = load i64, ptr %212, align 8, !tbaa !13
-  %214 = inttoptr i64 %213 to ptr
-  %215 = getelementptr inbounds i8, ptr %212, i64 8
-  %216 = load i64, ptr %215, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %214, ptr align 1 %207, i64 %216, i1 false)
-  %217 = load i64, ptr %215, align 8, !tbaa !13
-  %218 = getelementptr inbounds i8, ptr %207, i64 %217
-  %219 = add nuw nsw i64 %208, 1
-  %220 = load i64, ptr %14, align 8, !tbaa !34
-  %221 = icmp slt i64 %219, %220
-  br i1 %221, label %206, label %222, !llvm.loop !35
-
-222:                                              ; preds = %206, %188
-  %223 = icmp sgt i64 %194, 0
-  br i1 %223, label %224, label %231
-
-224:                                              ; preds = %222, %224
-  %225 = phi i64 [ %229, %224 ], [ 0, %222 ]
-  %226 = load ptr, ptr %16, align 8, !tbaa !44
-  %227 = load ptr, ptr %11, align 8, !tbaa !41
-  %228 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %226(ptr noundef %227, ptr noundef %228) #8
-  %229 = add nuw nsw i64 %225, 1
-  %230 = icmp eq i64 %229, %194
-  br i1 %230, label %231, label %224, !llvm.loop !51
-
-231:                                              ; preds = %224, %222
-  %232 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %233 = add nsw i64 %232, %194
-  store i64 %233, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %234 = load ptr, ptr %12, align 8, !tbaa !40
-  %235 = load i64, ptr %13, align 8, !tbaa !38
-  %236 = mul nsw i64 %235, %18
-  %237 = getelementptr inbounds i8, ptr %234, i64 %236
-  %238 = load ptr, ptr %11, align 8, !tbaa !41
-  %239 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %237, ptr readonly align 1 %238, i64 %239, i1 false)
-  %240 = load i64, ptr %14, align 8, !tbaa !34
-  %241 = icmp sgt i64 %240, 0
-  br i1 %241, label %242, label %261
-
-242:                                              ; preds = %231
-  %243 = load i64, ptr %0, align 8, !tbaa !33
-  %244 = getelementptr inbounds i8, ptr %237, i64 %243
-  br label %245
-
-245:                                              ; preds = %245, %242
-  %246 = phi ptr [ %244, %242 ], [ %257, %245 ]
-  %247 = phi i64 [ 0, %242 ], [ %258, %245 ]
-  %248 = load i64, ptr %15, align 8, !tbaa !29
-  %249 = getelementptr inbounds i8, ptr %238, i64 %248
-  %250 = shl nsw i64 %247, 4
-  %251 = getelementptr inbounds i8, ptr %249, i64 %250
-  %252 = load i64, ptr %251, align 8, !tbaa !13
-  %253 = inttoptr i64 %252 to ptr
-  %254 = getelementptr inbounds i8, ptr %251, i64 8
-  %255 = load i64, ptr %254, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %246, ptr align 1 %253, i64 %255, i1 false)
-  %256 = load i64, ptr %254, align 8, !tbaa !13
-  %257 = getelementptr inbounds i8, ptr %246, i64 %256
-  %258 = add nuw nsw i64 %247, 1
-  %259 = load i64, ptr %14, align 8, !tbaa !34
-  %260 = icmp slt i64 %258, %259
-  br i1 %260, label %245, label %261, !llvm.loop !25
-
-261:                                              ; preds = %245, %231
-  %262 = sub nsw i64 %20, %194
-  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %262, i64 noundef %9)
-  br i1 %223, label %19, label %263, !llvm.loop !54
-
-263:                                              ; preds = %261, %100, %4, %50
+233:                                              ; preds = %232, %106, %4, %56
   ret void
 }
 
@@ -1344,14 +1241,14 @@ attributes #9 = { nounwind allocsize(1) }
 !36 = distinct !{!36, !18}
 !37 = !{i64 0, i64 8, !13, i64 8, i64 8, !13, i64 16, i64 8, !13, i64 24, i64 8, !13}
 !38 = !{!39, !7, i64 32}
-!39 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80}
+!39 = !{!"xz_run", !10, i64 0, !7, i64 32, !11, i64 40, !11, i64 48, !11, i64 56, !11, i64 64, !11, i64 72, !11, i64 80, !7, i64 88}
 !40 = !{!39, !11, i64 40}
 !41 = !{!39, !11, i64 48}
 !42 = !{!39, !11, i64 56}
 !43 = !{!39, !11, i64 64}
 !44 = !{!39, !11, i64 72}
 !45 = !{!39, !11, i64 80}
-!46 = distinct !{!46, !18}
+!46 = !{!39, !7, i64 88}
 !47 = distinct !{!47, !18}
 !48 = distinct !{!48, !18}
 !49 = distinct !{!49, !18}
@@ -1359,4 +1256,3 @@ attributes #9 = { nounwind allocsize(1) }
 !51 = distinct !{!51, !18}
 !52 = distinct !{!52, !18}
 !53 = distinct !{!53, !18}
-!54 = distinct !{!54, !18}
