@@ -1,5 +1,6 @@
 """`lower-structured`: a program in func/arith/math/scf/cf/memref -> the llvm dialect.
 
+    (expand_copies)              memref.copy -> scf.for loops of loads and stores
     convert-scf-to-cf            xDSL's: scf.for / scf.if -> blocks and branches
     convert-scf-while-to-cf      scf.while -> blocks and branches
     convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
@@ -32,7 +33,7 @@ from xenzyme.transforms.convert_arith_to_llvm import ConvertArithToLLVMPass
 from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
 from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
-from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass
+from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass, expand_copies
 from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
 from xenzyme.transforms.llvm_lowering import unsupported
 
@@ -62,6 +63,7 @@ class LowerStructuredPass(ModulePass):
                                   "supported yet", ["load the values the loop needs from memrefs defined outside it"])  # fmt: skip
             if o.dialect_name() == "affine":
                 raise unsupported(o, "is not supported yet", ["write the loops with scf.for and the accesses with memref.load and memref.store"])
+        expand_copies(op)
         ConvertScfToCf().apply(ctx, op)
         ConvertScfWhileToCfPass().apply(ctx, op)
         ConvertFuncToLLVMPass().apply(ctx, op)
