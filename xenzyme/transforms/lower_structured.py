@@ -1,6 +1,7 @@
 """`lower-structured`: a program in func/arith/math/scf/cf/memref -> the llvm dialect.
 
     (expand_copies)              memref.copy -> scf.for loops of loads and stores
+    convert-affine-to-scf        affine.for/load/store/apply -> scf.for, memref, arith
     convert-scf-to-cf            xDSL's: scf.for / scf.if -> blocks and branches
     convert-scf-while-to-cf      scf.while -> blocks and branches
     convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
@@ -29,6 +30,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPass
 
+from xenzyme.transforms.convert_affine_to_scf import ConvertAffineToScfPass
 from xenzyme.transforms.convert_arith_to_llvm import ConvertArithToLLVMPass
 from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
 from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
@@ -54,6 +56,7 @@ class LowerStructuredPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not is_structured(op):
             return
+        ConvertAffineToScfPass().apply(ctx, op)
         for o in op.walk():
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
                                                             "scf.condition"):  # fmt: skip
@@ -61,8 +64,6 @@ class LowerStructuredPass(ModulePass):
             if o.dialect_name() == "scf" and any(isinstance(r.type, MemRefType) for r in o.results):
                 raise unsupported(o, "carries a memref from one iteration or branch to the next, which is not "
                                   "supported yet", ["load the values the loop needs from memrefs defined outside it"])  # fmt: skip
-            if o.dialect_name() == "affine":
-                raise unsupported(o, "is not supported yet", ["write the loops with scf.for and the accesses with memref.load and memref.store"])
         expand_copies(op)
         ConvertScfToCf().apply(ctx, op)
         ConvertScfWhileToCfPass().apply(ctx, op)
