@@ -2,6 +2,7 @@
 
     (expand_copies)              memref.copy -> scf.for loops of loads and stores
     convert-affine-to-scf        affine.for/load/store/apply -> scf.for, memref, arith
+    convert-scf-parallel-to-for  scf.parallel -> nested scf.for, reductions carried
     convert-scf-to-cf            xDSL's: scf.for / scf.if -> blocks and branches
     convert-scf-while-to-cf      scf.while -> blocks and branches
     convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
@@ -36,10 +37,24 @@ from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
 from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
 from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass, expand_copies
+from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
 from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
 from xenzyme.transforms.llvm_lowering import unsupported
 
 STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
+
+
+def to_scf(module: ModuleOp) -> ModuleOp:
+    """`module`, or a copy with its affine ops and `scf.parallel` loops as scf.for, memref and
+    arith: what both levels of differentiation take."""
+    from xdsl.dialects import scf
+
+    if not any(o.dialect_name() == "affine" or isinstance(o, scf.ParallelOp) for o in module.walk()):
+        return module
+    module = module.clone()
+    ConvertAffineToScfPass().apply(Context(), module)
+    serialize_parallel_loops(module)
+    return module
 
 
 def is_structured(module: ModuleOp) -> bool:
@@ -57,6 +72,7 @@ class LowerStructuredPass(ModulePass):
         if not is_structured(op):
             return
         ConvertAffineToScfPass().apply(ctx, op)
+        serialize_parallel_loops(op)
         for o in op.walk():
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
                                                             "scf.condition"):  # fmt: skip
