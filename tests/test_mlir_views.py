@@ -199,3 +199,27 @@ def test_copy_into_const_memref_is_an_error(mode):
     assert "'memref.copy' copies a memref with a shadow into one without" in e.value.message
     assert str(e.value.location) == "copy.mlir:2:3"
     assert e.value.notes
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_dynamic_block_copied_and_overwritten(prog, level):
+    m, lib = prog
+    A0, w = np.random.default_rng(1).standard_normal((5, 4)), 0.7
+
+    def ref(A, i, n, ww):
+        A = A.copy()
+        t, acc = A[i:i + n, 1:3].copy(), 0.0
+        for k in range(n):
+            A[i + k, 2] = np.sin(t[k, 0] * t[k, 1] * ww)
+            acc += A[i + k, 2]
+        return acc * A[1, 0]
+
+    assert lib.blk(A0.copy(), 1, 3, w) == pytest.approx(ref(A0, 1, 3, w), rel=1e-12)
+    dA = np.zeros_like(A0)
+    dw = _derivative(m, "blk", ["dup", "const", "const", "active"], level)(A0.copy(), dA, 1, 3, w)
+    assert dw == pytest.approx(fd(lambda s: lib.blk(A0.copy(), 1, 3, s), w), rel=1e-6)
+    probe = A0.copy()
+    np.testing.assert_allclose(dA, fd_array(lambda: lib.blk(probe.copy(), 1, 3, w), probe), rtol=1e-6, atol=1e-9)
+    tA = np.random.default_rng(2).standard_normal(A0.shape)
+    d = _derivative(m, "blk", ["dup", "const", "const", "dup"], level, forward=True)(A0.copy(), tA.copy(), 2, 3, w, 0.5)
+    assert d == pytest.approx(fd(lambda s: lib.blk(A0 + s * tA, 2, 3, w + 0.5 * s), 0.0), rel=1e-6)

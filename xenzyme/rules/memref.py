@@ -41,7 +41,7 @@ def for_each_element(e: StructuredEmitter, m: SSAValue, body: Callable[[Structur
     assert isinstance(t, MemRefType)
     ivs: list[SSAValue] = []
     for d, n in enumerate(t.get_shape()):
-        ub = e.const(n, index) if n >= 0 else e.value(memref.DimOp.from_source_and_index(m, e.const(d, index)))
+        ub = e.const(n, index) if n >= 0 else e.value(memref.DimOp(m, e.const(d, index)))
         block = Block(arg_types=[index])
         block.add_op(scf.YieldOp())
         e.emit(scf.ForOp(e.const(0, index), ub, e.const(1, index), [], block))

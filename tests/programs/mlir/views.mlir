@@ -145,3 +145,29 @@ func.func @reshapes(%A: memref<2x3xf64>) -> f64 {
   }
   func.return %r : f64
 }
+
+// A dynamic block of a dynamic matrix copied into a temporary of dynamic size, then a column of
+// the block overwritten in place; a column of the matrix read (a rank-reducing strided view).
+func.func @blk(%A: memref<?x?xf64>, %i: index, %n: index, %w: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f64
+  %s = memref.subview %A[%i, 1] [%n, 2] [1, 1] : memref<?x?xf64> to memref<?x2xf64, strided<[?, 1], offset: ?>>
+  %t = memref.alloc(%n) : memref<?x2xf64>
+  "memref.copy"(%s, %t) : (memref<?x2xf64, strided<[?, 1], offset: ?>>, memref<?x2xf64>) -> ()
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f64) {
+    %a = memref.load %t[%k, %c0] : memref<?x2xf64>
+    %b = memref.load %t[%k, %c1] : memref<?x2xf64>
+    %p = arith.mulf %a, %b : f64
+    %q = arith.mulf %p, %w : f64
+    %e = math.sin %q : f64
+    memref.store %e, %s[%k, %c1] : memref<?x2xf64, strided<[?, 1], offset: ?>>
+    %x = arith.addf %acc, %e : f64
+    scf.yield %x : f64
+  }
+  %col = memref.subview %A[0, 0] [%n, 1] [1, 1] : memref<?x?xf64> to memref<?xf64, strided<[?], offset: 0>>
+  %v = memref.load %col[%c1] : memref<?xf64, strided<[?], offset: 0>>
+  %y = arith.mulf %r, %v : f64
+  memref.dealloc %t : memref<?x2xf64>
+  func.return %y : f64
+}
