@@ -6,7 +6,7 @@ TOOLS   := $(VENV)/.toolchain
 BENCH_STAMP := $(VENV)/.installed-bench
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-.PHONY: setup demo test lit pytest sanitize bench clean
+.PHONY: setup demo test lit pytest sanitize bench bench-mlir-lowering clean
 
 setup: $(STAMP) $(TOOLS)
 
@@ -49,6 +49,12 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 
 bench: setup $(BENCH_STAMP)
 	$(PYTHON) benchmarks/run.py
+
+# xenzyme's lowering of the structured dialects against MLIR's mlir-opt-19 (installed here only:
+# make test does not need it); rewrites its section of benchmarks/RESULTS.md.
+bench-mlir-lowering: setup
+	scripts/setup-toolchain.sh --mlir
+	$(PYTHON) benchmarks/mlir_lowering.py --write
 
 clean:
 	rm -rf $(VENV) build *.egg-info tests/programs/out benchmarks/build

@@ -4,8 +4,14 @@
 # flang-19 (Fortran input), llvm-19 (llvm-dis-19: reading flang-19's bitcode) and OpenMPI
 # (openmpi-bin: mpirun; libopenmpi-dev: mpi.h, libmpi.so, mpicc's flags).
 # Idempotent: does nothing when they are already there.
+# With --mlir, also MLIR's own tools (mlir-19-tools: mlir-opt-19, mlir-translate-19), which only
+# benchmarks/mlir_lowering.py uses (the comparison of lowering with MLIR's passes); make test
+# does not need them.
 set -euo pipefail
 need=()
+if [ "${1:-}" = "--mlir" ]; then
+  command -v mlir-opt-19 >/dev/null 2>&1 || need+=(mlir-19-tools)
+fi
 command -v clang-19 >/dev/null 2>&1 || need+=(clang-19)
 command -v ld.lld-19 >/dev/null 2>&1 || need+=(lld-19)
 command -v flang-new-19 >/dev/null 2>&1 || need+=(flang-19)

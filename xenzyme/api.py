@@ -404,11 +404,17 @@ def _info_from_json(d: dict[str, Any]) -> FunctionInfo:
 
 def _structured_module(front: _Front) -> ModuleOp | None:
     """The module, when the source is one of the structured dialects (`func.func`s), else None
-    (without compiling C and the like: that is left to where the derivative cache is asked)."""
+    (without compiling C and the like: that is left to where the derivative cache is asked).
+    Affine loops and accesses, and `scf.parallel` loops, become scf.for and memref (a copy):
+    both levels differentiate those."""
     if front.language not in ("mlir", "module"):
         return None
     module = front.load()
-    return module if _structured_signatures(module) else None
+    if not _structured_signatures(module):
+        return None
+    from xenzyme.transforms.lower_structured import to_scf
+
+    return to_scf(module)
 
 
 def _compile_structured(module: ModuleOp, opt_level: int) -> Any:

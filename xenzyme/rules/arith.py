@@ -147,6 +147,7 @@ _INACTIVE = frozenset({
     "arith.divui", "arith.remsi", "arith.remui", "arith.andi", "arith.ori", "arith.xori", "arith.shli",
     "arith.shrsi", "arith.shrui", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui", "arith.index_cast",
     "arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extsi", "arith.extui", "arith.trunci",
+    "arith.floordivsi", "arith.ceildivsi",
 })  # fmt: skip
 """Ops whose results carry no derivative (integers, comparisons; a float made from an integer
 is a constant of the derivative)."""

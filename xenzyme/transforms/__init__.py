@@ -120,6 +120,18 @@ def _lower_structured() -> type[ModulePass]:
     return LowerStructuredPass
 
 
+def _convert_affine_to_scf() -> type[ModulePass]:
+    from xenzyme.transforms.convert_affine_to_scf import ConvertAffineToScfPass
+
+    return ConvertAffineToScfPass
+
+
+def _convert_scf_parallel_to_for() -> type[ModulePass]:
+    from xenzyme.transforms.convert_scf_parallel_to_for import ConvertScfParallelToForPass
+
+    return ConvertScfParallelToForPass
+
+
 def _convert_func_to_llvm() -> type[ModulePass]:
     from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 
@@ -188,6 +200,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-memref-to-llvm": _convert_memref_to_llvm,
         "convert-cf-to-llvm": _convert_cf_to_llvm,
         "convert-scf-while-to-cf": _convert_scf_while_to_cf,
+        "convert-affine-to-scf": _convert_affine_to_scf,
+        "convert-scf-parallel-to-for": _convert_scf_parallel_to_for,
     }
 
 

@@ -4,7 +4,9 @@
     %c = arith.cmpi slt, %i, %n : index  ->  %c = llvm.icmp "slt" %i, %n : i64
     %j = arith.index_cast %k : i32 to index -> %j = llvm.sext %k : i32 to i64
 
-Ops without an llvm counterpart here (the extended multiplications, `ceildivsi`, ...) are an
+`floordivsi` and `ceildivsi` (what the affine dialect's maps divide with) are a signed
+division corrected by one where the remainder is not zero and the quotient was rounded the
+other way.  Ops without an llvm counterpart here (the extended multiplications, ...) are an
 error naming the op and its location.
 """
 
@@ -44,6 +46,20 @@ def _width(t) -> int:
     return 64 if isinstance(t, IndexType) else t.width.data
 
 
+def _rounded_division(a, b, floor: bool) -> tuple[list[Operation], list]:
+    """a / b rounded down (floor) or up: the truncated quotient, minus (plus) one where the
+    remainder is not zero and its sign differs from (equals) the divisor's."""
+    t = a.type
+    q, r, z = xllvm.SDivOp(a, b), xllvm.SRemOp(a, b), xllvm.ConstantOp(IntegerAttr(0, t), t)
+    inexact = ext.ICmpOp(r.results[0], z.results[0], "ne")
+    rneg, bneg = ext.ICmpOp(r.results[0], z.results[0], "slt"), ext.ICmpOp(b, z.results[0], "slt")
+    away = ext.ICmpOp(rneg.results[0], bneg.results[0], "ne" if floor else "eq")
+    fix = xllvm.AndOp(inexact.results[0], away.results[0])
+    one = xllvm.ZExtOp(fix.results[0], t)
+    out = (xllvm.SubOp if floor else xllvm.AddOp)(q.results[0], one.results[0])
+    return [q, r, z, inexact, rneg, bneg, away, fix, one, out], [out.results[0]]
+
+
 def _lower(op: Operation) -> tuple[list[Operation], list]:
     """The llvm ops for one arith op and the values standing for its results."""
     name = op.name
@@ -52,6 +68,8 @@ def _lower(op: Operation) -> tuple[list[Operation], list]:
         cls = _BINARY[name]
         new = cls(ops[0], ops[1])
         return [new], [new.results[0]]
+    if isinstance(op, arith.FloorDivSIOp | arith.CeilDivSIOp):
+        return _rounded_division(ops[0], ops[1], floor=isinstance(op, arith.FloorDivSIOp))
     if name == "arith.negf":
         new = xllvm.FNegOp(ops[0])
         return [new], [new.results[0]]

@@ -1,5 +1,8 @@
 """`lower-structured`: a program in func/arith/math/scf/cf/memref -> the llvm dialect.
 
+    (expand_copies)              memref.copy -> scf.for loops of loads and stores
+    convert-affine-to-scf        affine.for/load/store/apply -> scf.for, memref, arith
+    convert-scf-parallel-to-for  scf.parallel -> nested scf.for, reductions carried
     convert-scf-to-cf            xDSL's: scf.for / scf.if -> blocks and branches
     convert-scf-while-to-cf      scf.while -> blocks and branches
     convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
@@ -28,15 +31,30 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPass
 
+from xenzyme.transforms.convert_affine_to_scf import ConvertAffineToScfPass
 from xenzyme.transforms.convert_arith_to_llvm import ConvertArithToLLVMPass
 from xenzyme.transforms.convert_cf_to_llvm import ConvertCfToLLVMPass
 from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
-from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass
+from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass, expand_copies
+from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
 from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
 from xenzyme.transforms.llvm_lowering import unsupported
 
 STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
+
+
+def to_scf(module: ModuleOp) -> ModuleOp:
+    """`module`, or a copy with its affine ops and `scf.parallel` loops as scf.for, memref and
+    arith: what both levels of differentiation take."""
+    from xdsl.dialects import scf
+
+    if not any(o.dialect_name() == "affine" or isinstance(o, scf.ParallelOp) for o in module.walk()):
+        return module
+    module = module.clone()
+    ConvertAffineToScfPass().apply(Context(), module)
+    serialize_parallel_loops(module)
+    return module
 
 
 def is_structured(module: ModuleOp) -> bool:
@@ -53,6 +71,8 @@ class LowerStructuredPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if not is_structured(op):
             return
+        ConvertAffineToScfPass().apply(ctx, op)
+        serialize_parallel_loops(op)
         for o in op.walk():
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
                                                             "scf.condition"):  # fmt: skip
@@ -60,8 +80,7 @@ class LowerStructuredPass(ModulePass):
             if o.dialect_name() == "scf" and any(isinstance(r.type, MemRefType) for r in o.results):
                 raise unsupported(o, "carries a memref from one iteration or branch to the next, which is not "
                                   "supported yet", ["load the values the loop needs from memrefs defined outside it"])  # fmt: skip
-            if o.dialect_name() == "affine":
-                raise unsupported(o, "is not supported yet", ["write the loops with scf.for and the accesses with memref.load and memref.store"])
+        expand_copies(op)
         ConvertScfToCf().apply(ctx, op)
         ConvertScfWhileToCfPass().apply(ctx, op)
         ConvertFuncToLLVMPass().apply(ctx, op)

@@ -37,6 +37,7 @@ from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_effect
 
+from xenzyme.analysis.memref_views import aliases_of_written
 from xenzyme.analysis.structured_activity import varied_values
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import OpRule, rule_for
@@ -243,9 +244,10 @@ class _Builder(_RuleContext):
                 Rewriter.erase_op(self.fwd_ops[op])
         self.varied = varied_values(fn, [p for p, a in zip(params, self.activity, strict=True) if a == "active"],
                                     set(self.shadows))  # fmt: skip
-        self.written = {v for o in fn.walk() if o is not fn and not o.regions and not isinstance(o, func.CallOp)
-                        and has_effects(o, MemoryEffectKind.WRITE) for v in o.operands if isinstance(v.type, MemRefType)}
-        """Memrefs the function writes (a call's callee is checked apart: see `derivative`)."""  # fmt: skip
+        self.written = aliases_of_written(fn, {v for o in fn.walk() if o is not fn and not o.regions
+                                               and not isinstance(o, func.CallOp) and has_effects(o, MemoryEffectKind.WRITE)
+                                               for v in o.operands if isinstance(v.type, MemRefType)})
+        """Memrefs the function writes, and their views (a call's callee is checked apart: see `derivative`)."""  # fmt: skip
         # The reverse sweep, before the copy of the return.
         fwd_ret = self.fwd_ops[ret_op]
         self.e = StructuredEmitter(InsertPoint.before(fwd_ret), self.pool)

@@ -65,3 +65,25 @@ func.func @minmax(%x: f64, %y: f64) -> f64 {
   %s = arith.select %t, %m, %n : f64
   func.return %s : f64
 }
+
+// floordivsi and ceildivsi: the truncated quotient corrected by one where the remainder is
+// not zero and rounded the wrong way (its sign against the divisor's).
+// CHECK-LABEL: func.func @rounded(
+// CHECK:         %[[Q:.*]] = llvm.sdiv %[[A:.*]], %[[B:.*]] : i64
+// CHECK-NEXT:    %[[R:.*]] = llvm.srem %[[A]], %[[B]] : i64
+// CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    %[[NZ:.*]] = llvm.icmp "ne" %[[R]], %[[Z]] : i64
+// CHECK-NEXT:    %[[RN:.*]] = llvm.icmp "slt" %[[R]], %[[Z]] : i64
+// CHECK-NEXT:    %[[BN:.*]] = llvm.icmp "slt" %[[B]], %[[Z]] : i64
+// CHECK-NEXT:    %[[AWAY:.*]] = llvm.icmp "ne" %[[RN]], %[[BN]] : i1
+// CHECK-NEXT:    %[[FIX:.*]] = llvm.and %[[NZ]], %[[AWAY]] : i1
+// CHECK-NEXT:    %[[ONE:.*]] = llvm.zext %[[FIX]] : i1 to i64
+// CHECK-NEXT:    %{{.*}} = llvm.sub %[[Q]], %[[ONE]] : i64
+// CHECK:         llvm.icmp "eq" %{{.*}}, %{{.*}} : i1
+// CHECK:         llvm.add %{{.*}}, %{{.*}} : i64
+func.func @rounded(%a: index, %b: index) -> index {
+  %f = arith.floordivsi %a, %b : index
+  %c = arith.ceildivsi %a, %b : index
+  %s = arith.addi %f, %c : index
+  func.return %s : index
+}
