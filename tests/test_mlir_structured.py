@@ -133,6 +133,32 @@ def test_in_place_overwrite(prog):
     np.testing.assert_allclose(da, fd_array(lambda: float(wt @ run(probe, w)), probe), rtol=1e-6, atol=1e-9)
 
 
+def test_cut_caches_product_of_overwritten_loads(prog):
+    """The minimum cut caches the product of two loads of memory the loop overwrites (one
+    memref, beside the carried value's) instead of both loads; the gradient is right."""
+    from xenzyme.transforms.diff.structured import StructuredGenerator
+
+    m, lib = prog
+    x0, w0, c = np.array([0.3, -1.2, 0.8, 0.5, -0.4]), np.array([1.1, 0.7, -0.6, 0.9, 1.4]), 0.35
+
+    def primal(cc):
+        return lib.overwritten_product(x0.copy(), w0.copy(), cc)
+
+    ref = 0.0
+    for a, b in zip(x0, w0, strict=True):
+        ref = ref * math.exp(a * b * c) + math.exp(a * b * c)
+    assert primal(c) == pytest.approx(ref, rel=1e-12)
+    counts = []
+    for mincut in (True, False):
+        gen = StructuredGenerator(m.clone(), mincut)
+        counts.append(len(gen.caches[gen.gradient("overwritten_product", ["const", "const", "active"], "active")]))
+    assert counts == [2, 3]
+    x, w = x0.copy(), w0.copy()
+    dc = _grad(m, "overwritten_product", ["const", "const", "active"])(x, w, c)
+    np.testing.assert_allclose(x, x0 * w0, rtol=1e-15)  # (the primal ran: memory overwritten)
+    assert dc == pytest.approx(fd(primal, c), rel=1e-6)
+
+
 def test_allocated_temporary(prog):
     m, lib = prog
     x = np.array([0.3, -0.2, 0.5, 0.1, 0.4, -0.6])
@@ -221,6 +247,8 @@ def test_const_weights(prog):
 @pytest.mark.parametrize(("name", "activity", "make"), [
     ("layer", ["dup", "dup", "dup"], lambda r: [r.standard_normal((3, 4)), r.standard_normal(4), r.standard_normal(3)]),
     ("heun", ["dup", "active", "const", "const"], lambda r: [r.standard_normal(2), 1.5, np.array([0.3]), 12]),
+    ("overwritten_product", ["const", "const", "active"],
+     lambda r: [r.standard_normal(7), r.standard_normal(7), 0.4]),
 ])  # fmt: skip
 def test_structured_equals_lowered_first(prog, name, activity, make):
     """The same program differentiated at the structured level and lowered to llvm first."""

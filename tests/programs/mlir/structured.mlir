@@ -469,3 +469,25 @@ func.func @inner_constant(%x: memref<4xf64>) -> f64 {
   }
   func.return %r : f64
 }
+
+// Two memrefs overwritten in the loop that reads them: the minimum cut caches their product
+// (one memref) rather than both loads, and recomputes exp from it in the reversed loop.
+func.func @overwritten_product(%x: memref<?xf64>, %w: memref<?xf64>, %c: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zero) -> (f64) {
+    %a = memref.load %x[%i] : memref<?xf64>
+    %b = memref.load %w[%i] : memref<?xf64>
+    %p = arith.mulf %a, %b : f64
+    %q = arith.mulf %p, %c : f64
+    %y = math.exp %q : f64
+    memref.store %p, %x[%i] : memref<?xf64>
+    memref.store %a, %w[%i] : memref<?xf64>
+    %sy = arith.mulf %s, %y : f64
+    %t = arith.addf %sy, %y : f64
+    scf.yield %t : f64
+  }
+  func.return %r : f64
+}

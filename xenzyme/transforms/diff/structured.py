@@ -32,11 +32,12 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, MemRefType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IntegerType, MemRefType, ModuleOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_effect
 
+from xenzyme.analysis.cache_plan import cache_cost, minimum_cache_cut
 from xenzyme.analysis.structured_activity import varied_values
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import OpRule, rule_for
@@ -88,8 +89,11 @@ class StructuredGenerator:
     """The derivative functions of a module's `func.func`s, built on demand (one per function
     and activities), added to the module by `commit` once all of them could be built."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, mincut: bool = True):
         self.module = module
+        self.mincut = mincut
+        """Choose the cached values by a minimum cut (`_Builder.plan_caches`); otherwise each
+        needed value is recomputed from its operands down to values that cannot be."""
         self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
         self.names: dict[tuple[str, tuple[str, ...], str], str] = {}
         self.caches: dict[str, list[MemRefType]] = {}
@@ -118,8 +122,14 @@ class StructuredGenerator:
         self.taken.add(out)
         self.names[key] = out
         at_ = len(self.built)
+        plan = None
+        if not forward and self.mincut and any(o.regions for o in fn.walk() if o is not fn):
+            # A planning run records what the reverse sweep needs; the cut chooses the caches.
+            planning = _Builder(self, fn, list(activity), ret, out, planning=True)
+            planning.build()
+            plan = planning.plan_caches()
         builder = (_ForwardBuilder(self, fn, list(activity), int(ret[len("tangent"):]), out) if forward
-                   else _Builder(self, fn, list(activity), ret, out))  # fmt: skip
+                   else _Builder(self, fn, list(activity), ret, out, plan))  # fmt: skip
         self.built.insert(at_, builder.build())  # (before its callees')
         self.caches[out] = [c.type for c in getattr(builder, "cache_memrefs", [])]  # type: ignore[misc]
         return out
@@ -176,8 +186,15 @@ class _RuleContext:
 class _Builder(_RuleContext):
     """One derivative function (see the module docstring); it is the rules' context too."""
 
-    def __init__(self, gen: StructuredGenerator, fn: func.FuncOp, activity: list[str], ret: str, name: str):
+    def __init__(self, gen: StructuredGenerator, fn: func.FuncOp, activity: list[str], ret: str, name: str,
+                 plan: set[SSAValue] | None = None, planning: bool = False):  # fmt: skip
         self.gen, self.fn, self.activity, self.ret, self.name = gen, fn, activity, ret, name
+        self.plan = plan
+        """The values to cache (a minimum cut); None: each needed value that cannot be recomputed."""
+        self.planning = planning
+        """A run that records what the reverse sweep asks for (`requests`), for the cut."""
+        self.requests: list[SSAValue] = []
+        self._recomputing = 0
         self.adjoints: dict[SSAValue, SSAValue] = {}
         self.shadows: dict[SSAValue, SSAValue] = {}
         self.frames: list[_Frame] = []
@@ -371,11 +388,17 @@ class _Builder(_RuleContext):
             _unsupported(_owner_op(v) or self.fn, "defines a value the reverse sweep cannot reach")
         if frame is self.frames[0]:
             return self.fwd_map[v]
+        if self.planning and not self._recomputing:
+            self.requests.append(v)
         if v in frame.values:
             return frame.values[v]
         op = v.owner
-        if isinstance(op, Operation) and self._recomputable(op):
-            operands = [self.get(o) for o in op.operands]
+        if (self.plan is None or v not in self.plan) and isinstance(op, Operation) and self._recomputable(op):
+            self._recomputing += 1
+            try:
+                operands = [self.get(o) for o in op.operands]
+            finally:
+                self._recomputing -= 1
             new = frame.put(op.clone(value_mapper=dict(zip(op.operands, operands, strict=True))))
             for r, n in zip(op.results, new.results, strict=True):
                 frame.values[r] = n
@@ -394,6 +417,38 @@ class _Builder(_RuleContext):
         if rule is not None and rule.recomputable:
             return True
         return only_has_effect(op, MemoryEffectKind.READ) and not any(o in self.written for o in op.operands)
+
+    def plan_caches(self) -> set[SSAValue]:
+        """After a planning run: the values to cache, a minimum cut (analysis/cache_plan.py)
+        with the llvm level's cost model -- bytes, times 16 per loop around the definition.  A
+        value is free where the reverse sweep has it as it is (defined in the function's own
+        block, a loop's induction variable), recomputed from its operands when its op may be
+        repeated (`_recomputable`), and otherwise (loop-carried values, region results, loads of
+        memory the function writes) must come from a cache."""
+
+        def inputs(v: SSAValue) -> list[SSAValue] | None:
+            if _def_block(v) is self.fn.body.blocks[0]:
+                return []
+            if isinstance(v, BlockArgument):
+                return [] if isinstance(v.owner.parent_op(), scf.ForOp) and v.index == 0 else None
+            op = v.owner
+            assert isinstance(op, Operation)
+            return list(op.operands) if self._recomputable(op) else None
+
+        def cost(v: SSAValue) -> int:
+            return cache_cost(_bytes(v.type), len(self._loops_around(v)))
+
+        return minimum_cache_cut(self.requests, inputs, cost)  # type: ignore[return-value]
+
+    def _loops_around(self, v: SSAValue) -> list[Operation]:
+        """The scf.for loops around the definition of `v`, outermost first."""
+        loops = []
+        p = v.owner.parent_op()
+        while p is not None and p is not self.fn:
+            if isinstance(p, scf.ForOp):
+                loops.append(p)
+            p = p.parent_op()
+        return loops[::-1]
 
     def _cache(self, v: SSAValue) -> tuple[SSAValue, list[Operation]]:
         """The memref holding `v` for each iteration of the loops around it, and those loops
@@ -453,6 +508,15 @@ class _Builder(_RuleContext):
             k = e.divsi(e.subi(iv, lb), step)
         self.fwd_iteration[loop] = k
         return k
+
+
+def _bytes(t: Attribute) -> int:
+    """The bytes of a scalar of type `t` in a cache memref."""
+    if isinstance(t, AnyFloat):
+        return t.bitwidth // 8
+    if isinstance(t, IntegerType):
+        return max(1, t.width.data // 8)
+    return 8  # (index)
 
 
 def _writes_memory(fn: func.FuncOp, functions: dict[str, func.FuncOp], seen: set[str]) -> bool:
@@ -614,7 +678,7 @@ def tangent_entry(module: ModuleOp, function: str, activity: Sequence[str], widt
     return entry, outs
 
 
-def differentiate_requests(module: ModuleOp) -> bool:
+def differentiate_requests(module: ModuleOp, mincut: bool = True) -> bool:
     """Replace each `autodiff.autodiff` request on a `func.func` by a call of the derivative
     the structured level builds, where it can (several derivatives: the request's struct of them
     built from the call's results); whether requests are left for the llvm level."""
@@ -629,7 +693,7 @@ def differentiate_requests(module: ModuleOp) -> bool:
         if req.callee.string_value() not in {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}:
             left = True
             continue
-        gen = StructuredGenerator(module)
+        gen = StructuredGenerator(module, mincut)
         try:
             name = gen.gradient(req.callee.string_value(), acts, ret, req)
         except StructuredUnsupported:
