@@ -159,6 +159,21 @@ def test_cut_caches_product_of_overwritten_loads(prog):
     assert dc == pytest.approx(fd(primal, c), rel=1e-6)
 
 
+def test_scratch_memref_read_only_by_dead_code(prog):
+    """A temporary only dead code reads gets no shadow; the gradient and tangent are right."""
+    m, lib = prog
+    x, a0 = 0.8, np.array([0.4, -1.1, 0.9, 0.3])
+    ref = sum(math.sin(v * x) for v in a0) + math.sin(a0[1] * x)
+    assert lib.scratch(x, a0.copy(), 2) == pytest.approx(ref, rel=1e-12)
+    a, da = a0.copy(), np.zeros(4)
+    dx = _grad(m, "scratch", ["active", "dup", "const"])(x, a, da, 2)
+    assert dx == pytest.approx(fd(lambda t: lib.scratch(t, a0.copy(), 2), x), rel=1e-6)
+    probe = a0.copy()
+    np.testing.assert_allclose(da, fd_array(lambda: lib.scratch(x, probe, 2), probe), rtol=1e-6)
+    t = _tan(m, "scratch", ["dup", "const", "const"])
+    assert t(x, 1.0, a0.copy(), 2) == pytest.approx(fd(lambda s: lib.scratch(s, a0.copy(), 2), x), rel=1e-6)
+
+
 def test_allocated_temporary(prog):
     m, lib = prog
     x = np.array([0.3, -0.2, 0.5, 0.1, 0.4, -0.6])

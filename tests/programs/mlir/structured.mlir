@@ -491,3 +491,32 @@ func.func @overwritten_product(%x: memref<?xf64>, %w: memref<?xf64>, %c: f64) ->
   }
   func.return %r : f64
 }
+
+// A scratch memref holding x*x that only a dead value reads (no shadow, no adjoint), beside one
+// whose data reaches the result; a counter carried beside the sum.
+func.func @scratch(%x: f64, %a: memref<4xf64>, %k: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloc() : memref<4xf64>
+  %u = memref.alloc() : memref<4xf64>
+  %s, %cnt = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %c = %k) -> (f64, index) {
+    %v = memref.load %a[%i] : memref<4xf64>
+    %m = arith.mulf %v, %x : f64
+    %e = math.sin %m : f64
+    %unused = arith.mulf %x, %x : f64
+    memref.store %unused, %t[%i] : memref<4xf64>
+    memref.store %e, %u[%i] : memref<4xf64>
+    %acc2 = arith.addf %acc, %e : f64
+    %c2 = arith.addi %c, %c1 : index
+    scf.yield %acc2, %c2 : f64, index
+  }
+  %w = memref.load %t[%c0] : memref<4xf64>
+  %dead = arith.mulf %w, %w : f64
+  %y = memref.load %u[%c1] : memref<4xf64>
+  %r = arith.addf %s, %y : f64
+  memref.dealloc %t : memref<4xf64>
+  memref.dealloc %u : memref<4xf64>
+  func.return %r : f64
+}

@@ -38,7 +38,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_effect
 
 from xenzyme.analysis.cache_plan import cache_cost, minimum_cache_cut
-from xenzyme.analysis.structured_activity import varied_values
+from xenzyme.analysis.activity import ActivityInfo
+from xenzyme.analysis.structured_activity import analyze_structured
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import OpRule, rule_for
 from xenzyme.rules.structured import (
@@ -167,10 +168,10 @@ class _Frame:
 
 class _RuleContext:
     """What both builders answer the rules alike: errors naming the function being
-    differentiated, and activity (`self.fn`, `self.varied` set by each builder)."""
+    differentiated, and activity (`self.fn`, `self.info` set by each builder)."""
 
     fn: func.FuncOp
-    varied: set[SSAValue]
+    info: ActivityInfo
 
     def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
         _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
@@ -180,7 +181,23 @@ class _RuleContext:
                            list(notes))  # fmt: skip
 
     def active(self, v: SSAValue) -> bool:
-        return v in self.varied
+        """Varied and useful: `v` depends on an active input and an output depends on it."""
+        return self.info.is_active(v)
+
+    def needs_shadow(self, m: SSAValue) -> bool:
+        """Whether memref `m`, allocated in the function, holds data whose derivative is used."""
+        return m in self.info.shadowed
+
+    def analyze(self, ret_activity: str) -> None:
+        """Activity (`info`); a store of varied data into a `const` memref is an error when
+        nothing else carries a derivative out (what was asked for went there)."""
+        self.info = analyze_structured(self.fn, self.activity, ret_activity)  # type: ignore[attr-defined]
+        if not self.info.useful and self.info.unshadowed_stores:
+            self.reject(self.info.unshadowed_stores[0], STORE_WITHOUT_SHADOW,
+                        ["pass that memref 'dup' (with a shadow array), or allocate it in the function"])  # fmt: skip
+
+
+STORE_WITHOUT_SHADOW = "stores a value that carries a derivative into a memref without a shadow"
 
 
 class _Builder(_RuleContext):
@@ -246,6 +263,7 @@ class _Builder(_RuleContext):
             seed.name_hint = "seed"
             inputs.append(outputs[0])
         new = func.FuncOp(self.name, (inputs, results), region, visibility="private")
+        self.analyze("active" if ret_active else "none")
         for op in fn.body.walk():
             rule = _rule(op)
             if rule is None:
@@ -258,8 +276,6 @@ class _Builder(_RuleContext):
                 rule.augment(self, op)  # type: ignore[arg-type]
             if rule.emits_primal:
                 Rewriter.erase_op(self.fwd_ops[op])
-        self.varied = varied_values(fn, [p for p, a in zip(params, self.activity, strict=True) if a == "active"],
-                                    set(self.shadows))  # fmt: skip
         self.written = {v for o in fn.walk() if o is not fn and not o.regions and not isinstance(o, func.CallOp)
                         and has_effects(o, MemoryEffectKind.WRITE) for v in o.operands if isinstance(v.type, MemRefType)}
         """Memrefs the function writes (a call's callee is checked apart: see `derivative`)."""  # fmt: skip
@@ -558,7 +574,6 @@ class _ForwardBuilder(_RuleContext):
             types += [p.type] * (1 + (w if a in ("dup", "dupnoneed") else 0))
         block = Block(arg_types=types)
         it = iter(block.args)
-        seeds, shadowed = [], set()
         for p, a in zip(params, self.activity, strict=True):
             self.values[p] = next(it)
             self.values[p].name_hint = p.name_hint
@@ -566,13 +581,7 @@ class _ForwardBuilder(_RuleContext):
                 self.tangents[p] = [next(it) for _ in range(w)]
                 for k, t in enumerate(self.tangents[p]):
                     t.name_hint = f"d{p.name_hint}{k if w > 1 else ''}" if p.name_hint else None
-                (shadowed.add if isinstance(p.type, MemRefType) else seeds.append)(p)  # type: ignore[func-returns-value]
-        for o in fn.walk():  # allocated float memrefs get shadows
-            for r in o.results:
-                if isinstance(r.type, MemRefType) and isinstance(r.type.element_type, AnyFloat):
-                    shadowed.add(r)
-        self.varied = varied_values(fn, seeds, shadowed)
-        self.shadowed_set = shadowed
+        self.analyze("active")  # (every float result carries its tangents out)
         ret_op = entry.last_op
         assert isinstance(ret_op, func.ReturnOp)
         outputs = list(fn.function_type.outputs.data)
