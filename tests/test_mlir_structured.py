@@ -395,13 +395,25 @@ func.func @f(%x: f64, %out: memref<1xf64>) {
   func.return
 }
 """
+_READ_BACK = """\
+func.func @f(%x: f64, %out: memref<1xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %y = arith.mulf %x, %x : f64
+  memref.store %y, %out[%c0] : memref<1xf64>
+  %z = memref.load %out[%c0] : memref<1xf64>
+  func.return %z : f64
+}
+"""
 
 
 @pytest.mark.parametrize("mode", ["reverse", "forward"])
-def test_store_into_const_memref_is_an_error(mode):
+@pytest.mark.parametrize("program", [_STORE_CONST, _READ_BACK], ids=["no-output", "read-back"])
+def test_store_into_const_memref_is_an_error(mode, program):
+    """Varied data stored into a const memref: an error when nothing else carries a derivative
+    out, and when it is read back into the result (the derivative would be lost there)."""
     from xenzyme.diagnostics import XenzymeError
 
-    m = xz.load(_STORE_CONST, language="mlir", filename="store.mlir")
+    m = xz.load(program, language="mlir", filename="store.mlir")
     with pytest.raises(XenzymeError) as e:
         if mode == "reverse":
             xz.gradient(m, "f", ["active", "const"])

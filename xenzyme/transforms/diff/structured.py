@@ -189,12 +189,14 @@ class _RuleContext:
         return m in self.info.shadowed
 
     def analyze(self, ret_activity: str) -> None:
-        """Activity (`info`); a store of varied data into a `const` memref is an error when
+        """Activity (`info`); a store of varied data into a `const` memref is an error when it
+        is read back into something useful (its derivative would be lost there), or when
         nothing else carries a derivative out (what was asked for went there)."""
-        self.info = analyze_structured(self.fn, self.activity, ret_activity)  # type: ignore[attr-defined]
-        if not self.info.useful and self.info.unshadowed_stores:
-            self.reject(self.info.unshadowed_stores[0], STORE_WITHOUT_SHADOW,
-                        ["pass that memref 'dup' (with a shadow array), or allocate it in the function"])  # fmt: skip
+        info = self.info = analyze_structured(self.fn, self.activity, ret_activity)  # type: ignore[attr-defined]
+        for store in info.unshadowed_stores:
+            if not info.useful or info.is_active(store.operands[0]):
+                self.reject(store, STORE_WITHOUT_SHADOW,
+                            ["pass that memref 'dup' (with a shadow array), or allocate it in the function"])  # fmt: skip
 
 
 STORE_WITHOUT_SHADOW = "stores a value that carries a derivative into a memref without a shadow"
