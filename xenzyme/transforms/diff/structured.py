@@ -14,9 +14,12 @@ reverse sweep keeps a *frame* per reversed block.  Adjoints are SSA values (`adj
 region ops carry in and out as loop arguments and results (rules/scf.py).  A primal value the
 reverse sweep needs (`get`) is the forward sweep's when defined in the function's own block;
 inside a region it is recomputed at the head of its reversed block when its op has no effect
-(or only reads memory nothing in the function writes), and otherwise cached: stored in the
-forward sweep into a memref indexed by the iterations of the loops around it, whose shape is
-their trip counts (known before the outermost of them starts), and loaded in the reverse sweep.
+(or only reads memory nothing in the function writes), or cached: stored in the forward sweep
+into a memref indexed by the iterations of the loops around it, whose shape is their trip counts
+(known before the outermost of them starts), and loaded in the reverse sweep.  Which values are
+cached is the llvm level's minimum cut (analysis/cache_plan.py), on what a planning run of the
+same builder asked for.  Activity is the llvm level's analysis through its structured interface
+(analysis/structured_activity.py).
 
 What this level does not take (an op without a structured rule, a loop whose bounds change
 inside an enclosing loop, an allocation in a loop, a call of a function that writes memory)
