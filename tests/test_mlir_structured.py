@@ -159,6 +159,28 @@ def test_cut_caches_product_of_overwritten_loads(prog):
     assert dc == pytest.approx(fd(primal, c), rel=1e-6)
 
 
+def test_cut_in_f32_nest(prog):
+    """The cut on a 2-D nest in f32: one cache memref of products instead of two of loads."""
+    from xenzyme.transforms.diff.structured import StructuredGenerator
+
+    m, lib = prog
+    A0 = np.array([[0.3, -1.2, 0.8], [0.5, -0.4, 1.1]], dtype=np.float32)
+    B0 = np.array([[1.1, 0.7, -0.6], [0.9, 1.4, -0.2]], dtype=np.float32)
+    c = 0.35
+    acts = ["const", "const", "active"]
+    caches = []
+    for mincut in (True, False):
+        gen = StructuredGenerator(m.clone(), mincut)
+        caches.append(gen.caches[gen.gradient("overwritten_rows", acts, "active")])
+    assert [str(t) for t in caches[0]] == ["memref<?x?xf32>"] and len(caches[1]) == 2
+    ref = float(np.exp(A0.astype(np.float64) * B0 * c).sum())
+    assert lib.overwritten_rows(A0.copy(), B0.copy(), c) == pytest.approx(ref, rel=1e-5)
+    dc = _grad(m, "overwritten_rows", acts)(A0.copy(), B0.copy(), c)
+    assert dc == pytest.approx(float((A0.astype(np.float64) * B0 * np.exp(A0.astype(np.float64) * B0 * c)).sum()),
+                               rel=1e-5)  # (exact)
+    assert dc == pytest.approx(fd(lambda t: lib.overwritten_rows(A0.copy(), B0.copy(), t), c, h=1e-2), rel=1e-3)
+
+
 def test_scratch_memref_read_only_by_dead_code(prog):
     """A temporary only dead code reads gets no shadow; the gradient and tangent are right."""
     m, lib = prog

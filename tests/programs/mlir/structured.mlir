@@ -520,3 +520,27 @@ func.func @scratch(%x: f64, %a: memref<4xf64>, %k: index) -> f64 {
   memref.dealloc %u : memref<4xf64>
   func.return %r : f64
 }
+
+// The same in f32 over a 2-D nest: the cut caches one f32 memref of products (rows x columns).
+func.func @overwritten_rows(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %c: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %A, %c0 : memref<?x?xf32>
+  %n = memref.dim %A, %c1 : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %m step %c1 iter_args(%s = %zero) -> (f32) {
+    %row = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %s) -> (f32) {
+      %a = memref.load %A[%i, %j] : memref<?x?xf32>
+      %b = memref.load %B[%i, %j] : memref<?x?xf32>
+      %p = arith.mulf %a, %b : f32
+      %q = arith.mulf %p, %c : f32
+      %y = math.exp %q : f32
+      memref.store %p, %A[%i, %j] : memref<?x?xf32>
+      memref.store %a, %B[%i, %j] : memref<?x?xf32>
+      %acc2 = arith.addf %acc, %y : f32
+      scf.yield %acc2 : f32
+    }
+    scf.yield %row : f32
+  }
+  func.return %r : f32
+}
