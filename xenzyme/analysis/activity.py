@@ -25,7 +25,7 @@ from typing import Protocol
 
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
     DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, pointer_roots,

@@ -40,8 +40,8 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_effect
 
-from xenzyme.analysis.cache_plan import cache_cost, minimum_cache_cut
 from xenzyme.analysis.activity import ActivityInfo
+from xenzyme.analysis.cache_plan import cache_cost, minimum_cache_cut
 from xenzyme.analysis.structured_activity import analyze_structured
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import OpRule, rule_for
