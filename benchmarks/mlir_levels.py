@@ -3,8 +3,10 @@
 trip counts) and lowered to llvm first (the llvm-level engine: caches grown at run time, kept in
 pools between calls).  Prints a Markdown table: gradient time per call of each (the smallest of
 several repetitions, both measured in the same process, interleaved) and their ratio, and the
-cache bytes of each -- the structured level's from its cache memrefs' types and the trip counts,
-the llvm level's as the heap its first call leaves allocated (its cache pools).
+cache bytes of each -- the structured level's from its cache memrefs' types and the trip counts
+(with the minimum cut, and without: `mincut=false`, each needed value recomputed down to what
+cannot be and that cached), the llvm level's as the heap its first call leaves allocated (its
+cache pools).
 
     .venv/bin/python benchmarks/mlir_levels.py
 """
@@ -47,6 +49,8 @@ CASES = [
      lambda: [np.array([1.0, -0.3]), np.zeros(2), 2.0, np.array([0.4]), 200_000], 200_000, "200,000 steps"),
     ("models", "logsumexp", ["dup"], lambda: [np.linspace(-3, 3, 1_000_000), np.zeros(1_000_000)], 1_000_000,
      "N = 10^6"),
+    ("structured", "overwritten_product", ["const", "const", "active"],
+     lambda: [np.linspace(-1, 1, 1_000_000), np.linspace(0.5, 1.5, 1_000_000), 0.3], 1_000_000, "N = 10^6"),
 ]  # fmt: skip
 
 
@@ -75,18 +79,21 @@ def _bytes(n: float) -> str:
 
 
 def main(reps: int = 7) -> None:
-    print("| program | size | structured | lowered first | structured ÷ lowered | cache bytes, structured | heap kept, lowered |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| program | size | structured | lowered first | structured ÷ lowered | cache bytes, structured "
+          "| without the cut | heap kept, lowered |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for file, name, acts, make, dyn, size in CASES:
         m = xz.load(PROGRAMS / f"{file}.mlir")
         structured = xz.gradient(m, name, acts)
         assert isinstance(structured, GradientCall)
         lowered, types, given, expanded = _lower_structured(m, name, acts, False)
         low = MemrefCall(gradient(lowered, name, expanded, preopt=_structured_preopt(lowered, 2)), name, types, given)
-        gen = StructuredGenerator(m.clone())
-        caches = gen.caches[gen.gradient(name, acts, "active")]
-        cache_bytes = sum(int(np.prod([dyn if d < 0 else d for d in t.get_shape()])) * t.element_type.bitwidth // 8
-                          for t in caches)  # fmt: skip
+        sizes = []
+        for mincut in (True, False):
+            gen = StructuredGenerator(m.clone(), mincut)
+            caches = gen.caches[gen.gradient(name, acts, "active")]
+            sizes.append((sum(int(np.prod([dyn if d < 0 else d for d in t.get_shape()])) * t.element_type.bitwidth // 8
+                              for t in caches), len(caches)))  # fmt: skip
         before = heap_in_use()
         low(*make())  # (first call: its cache pools are allocated and kept)
         kept = heap_in_use() - before
@@ -96,8 +103,9 @@ def main(reps: int = 7) -> None:
             ts.append(_time(structured, make, 1))
             tl.append(_time(low, make, 1))
         s, lo = min(ts), min(tl)
-        print(f"| {name} | {size} | {s * 1e3:.2f} ms | {lo * 1e3:.2f} ms | {s / lo:.2f} | {_bytes(cache_bytes)} "
-              f"({len(caches)} memrefs) | {_bytes(max(kept, 0))} |")  # fmt: skip
+        cut, leaves = (f"{_bytes(b)} ({k} memrefs)" for b, k in sizes)
+        print(f"| {name} | {size} | {s * 1e3:.2f} ms | {lo * 1e3:.2f} ms | {s / lo:.2f} | {cut} | {leaves} "
+              f"| {_bytes(max(kept, 0))} |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -133,6 +133,69 @@ def test_in_place_overwrite(prog):
     np.testing.assert_allclose(da, fd_array(lambda: float(wt @ run(probe, w)), probe), rtol=1e-6, atol=1e-9)
 
 
+def test_cut_caches_product_of_overwritten_loads(prog):
+    """The minimum cut caches the product of two loads of memory the loop overwrites (one
+    memref, beside the carried value's) instead of both loads; the gradient is right."""
+    from xenzyme.transforms.diff.structured import StructuredGenerator
+
+    m, lib = prog
+    x0, w0, c = np.array([0.3, -1.2, 0.8, 0.5, -0.4]), np.array([1.1, 0.7, -0.6, 0.9, 1.4]), 0.35
+
+    def primal(cc):
+        return lib.overwritten_product(x0.copy(), w0.copy(), cc)
+
+    ref = 0.0
+    for a, b in zip(x0, w0, strict=True):
+        ref = ref * math.exp(a * b * c) + math.exp(a * b * c)
+    assert primal(c) == pytest.approx(ref, rel=1e-12)
+    counts = []
+    for mincut in (True, False):
+        gen = StructuredGenerator(m.clone(), mincut)
+        counts.append(len(gen.caches[gen.gradient("overwritten_product", ["const", "const", "active"], "active")]))
+    assert counts == [2, 3]
+    x, w = x0.copy(), w0.copy()
+    dc = _grad(m, "overwritten_product", ["const", "const", "active"])(x, w, c)
+    np.testing.assert_allclose(x, x0 * w0, rtol=1e-15)  # (the primal ran: memory overwritten)
+    assert dc == pytest.approx(fd(primal, c), rel=1e-6)
+
+
+def test_cut_in_f32_nest(prog):
+    """The cut on a 2-D nest in f32: one cache memref of products instead of two of loads."""
+    from xenzyme.transforms.diff.structured import StructuredGenerator
+
+    m, lib = prog
+    A0 = np.array([[0.3, -1.2, 0.8], [0.5, -0.4, 1.1]], dtype=np.float32)
+    B0 = np.array([[1.1, 0.7, -0.6], [0.9, 1.4, -0.2]], dtype=np.float32)
+    c = 0.35
+    acts = ["const", "const", "active"]
+    caches = []
+    for mincut in (True, False):
+        gen = StructuredGenerator(m.clone(), mincut)
+        caches.append(gen.caches[gen.gradient("overwritten_rows", acts, "active")])
+    assert [str(t) for t in caches[0]] == ["memref<?x?xf32>"] and len(caches[1]) == 2
+    ref = float(np.exp(A0.astype(np.float64) * B0 * c).sum())
+    assert lib.overwritten_rows(A0.copy(), B0.copy(), c) == pytest.approx(ref, rel=1e-5)
+    dc = _grad(m, "overwritten_rows", acts)(A0.copy(), B0.copy(), c)
+    assert dc == pytest.approx(float((A0.astype(np.float64) * B0 * np.exp(A0.astype(np.float64) * B0 * c)).sum()),
+                               rel=1e-5)  # (exact)
+    assert dc == pytest.approx(fd(lambda t: lib.overwritten_rows(A0.copy(), B0.copy(), t), c, h=1e-2), rel=1e-3)
+
+
+def test_scratch_memref_read_only_by_dead_code(prog):
+    """A temporary only dead code reads gets no shadow; the gradient and tangent are right."""
+    m, lib = prog
+    x, a0 = 0.8, np.array([0.4, -1.1, 0.9, 0.3])
+    ref = sum(math.sin(v * x) for v in a0) + math.sin(a0[1] * x)
+    assert lib.scratch(x, a0.copy(), 2) == pytest.approx(ref, rel=1e-12)
+    a, da = a0.copy(), np.zeros(4)
+    dx = _grad(m, "scratch", ["active", "dup", "const"])(x, a, da, 2)
+    assert dx == pytest.approx(fd(lambda t: lib.scratch(t, a0.copy(), 2), x), rel=1e-6)
+    probe = a0.copy()
+    np.testing.assert_allclose(da, fd_array(lambda: lib.scratch(x, probe, 2), probe), rtol=1e-6)
+    t = _tan(m, "scratch", ["dup", "const", "const"])
+    assert t(x, 1.0, a0.copy(), 2) == pytest.approx(fd(lambda s: lib.scratch(s, a0.copy(), 2), x), rel=1e-6)
+
+
 def test_allocated_temporary(prog):
     m, lib = prog
     x = np.array([0.3, -0.2, 0.5, 0.1, 0.4, -0.6])
@@ -221,6 +284,8 @@ def test_const_weights(prog):
 @pytest.mark.parametrize(("name", "activity", "make"), [
     ("layer", ["dup", "dup", "dup"], lambda r: [r.standard_normal((3, 4)), r.standard_normal(4), r.standard_normal(3)]),
     ("heun", ["dup", "active", "const", "const"], lambda r: [r.standard_normal(2), 1.5, np.array([0.3]), 12]),
+    ("overwritten_product", ["const", "const", "active"],
+     lambda r: [r.standard_normal(7), r.standard_normal(7), 0.4]),
 ])  # fmt: skip
 def test_structured_equals_lowered_first(prog, name, activity, make):
     """The same program differentiated at the structured level and lowered to llvm first."""
@@ -352,13 +417,25 @@ func.func @f(%x: f64, %out: memref<1xf64>) {
   func.return
 }
 """
+_READ_BACK = """\
+func.func @f(%x: f64, %out: memref<1xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %y = arith.mulf %x, %x : f64
+  memref.store %y, %out[%c0] : memref<1xf64>
+  %z = memref.load %out[%c0] : memref<1xf64>
+  func.return %z : f64
+}
+"""
 
 
 @pytest.mark.parametrize("mode", ["reverse", "forward"])
-def test_store_into_const_memref_is_an_error(mode):
+@pytest.mark.parametrize("program", [_STORE_CONST, _READ_BACK], ids=["no-output", "read-back"])
+def test_store_into_const_memref_is_an_error(mode, program):
+    """Varied data stored into a const memref: an error when nothing else carries a derivative
+    out, and when it is read back into the result (the derivative would be lost there)."""
     from xenzyme.diagnostics import XenzymeError
 
-    m = xz.load(_STORE_CONST, language="mlir", filename="store.mlir")
+    m = xz.load(program, language="mlir", filename="store.mlir")
     with pytest.raises(XenzymeError) as e:
         if mode == "reverse":
             xz.gradient(m, "f", ["active", "const"])

@@ -8,16 +8,24 @@ global): an object becomes shadowed when a varied value or a shadowed pointer is
 
 Integers never carry derivatives.  The analysis is a fixpoint over the function in reverse
 post-order; it does not rewrite anything.  `print-activity` shows its results for tests.
+
+The same analysis serves both levels through `ActivityIR`, what it needs to know of an IR: the
+function's ops and carried values (phis here, iteration arguments and region results at the
+structured level), what an op makes varied or shadowed, where derivatives leave the function,
+and what a value depends on.  `solve` runs the forward fixpoint (varied, shadowed) and the
+backward walk (useful) on any of them; `LLVMActivityIR` is this level's implementation,
+`structured_activity.StructuredActivityIR` the structured level's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorType
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
     DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, may_return_argument,
@@ -83,6 +91,121 @@ class ActivityInfo:
         return v in self.shadowed
 
 
+Carried = tuple[SSAValue, SSAValue]
+"""(a value, what it flows into without an op: a phi, an iteration argument, a region's result)."""
+
+
+class ActivityIR(Protocol):
+    """What activity analysis needs to know of a function's IR (one implementation per level)."""
+
+    def steps(self) -> Iterable[Operation | Carried]:
+        """The function's ops and carried values, definitions mostly first (the forward fixpoint's order)."""
+        ...
+
+    def transfer(self, info: ActivityInfo, op: Operation) -> bool:
+        """Mark what `op` makes varied or shadowed (its results, memory it writes); whether anything changed."""
+        ...
+
+    def join(self, info: ActivityInfo, value: SSAValue, into: SSAValue) -> bool:
+        """Carry `value`'s activity into `into`; whether anything changed."""
+        ...
+
+    def outputs(self, info: ActivityInfo) -> Iterable[SSAValue]:
+        """The varied values whose derivatives leave the function (useful by themselves)."""
+        ...
+
+    def inputs(self, info: ActivityInfo, op: Operation) -> Iterable[SSAValue]:
+        """The values `op`'s results depend on (those a useful result makes useful)."""
+        ...
+
+
+def solve(ir: ActivityIR, info: ActivityInfo) -> None:
+    """Varied and shadowed (a forward fixpoint from what `info` holds), then useful (backward
+    from the outputs through ops and carried values)."""
+    changed = True
+    while changed:
+        changed = False
+        for step in ir.steps():
+            changed |= ir.join(info, *step) if isinstance(step, tuple) else ir.transfer(info, step)
+    carried: dict[SSAValue, list[SSAValue]] = {}
+    defs: dict[SSAValue, Operation] = {}
+    for step in ir.steps():
+        if isinstance(step, tuple):
+            carried.setdefault(step[1], []).append(step[0])
+        else:
+            defs.update((r, step) for r in step.results)
+    useful = info.useful
+    work: list[SSAValue] = []
+
+    def add(v: SSAValue) -> None:
+        if v in info.varied and v not in useful:
+            useful.add(v)
+            work.append(v)
+
+    for v in ir.outputs(info):
+        add(v)
+    while work:
+        v = work.pop()
+        if v in carried:
+            for x in carried[v]:
+                add(x)
+        elif (op := defs.get(v)) is not None:
+            for x in ir.inputs(info, op):
+                add(x)
+
+
+@dataclass
+class LLVMActivityIR:
+    """`ActivityIR` of an llvm-dialect function: blocks in reverse post-order, phis as block
+    arguments, memory as objects (`alias.underlying_objects`); loads make nothing useful (a
+    store into shadowed memory is an output by itself)."""
+
+    cfg: CFG
+    ret_activity: str
+    constant_globals: set[str]
+
+    def steps(self) -> Iterable[Operation | Carried]:
+        cfg = self.cfg
+        for b in cfg.rpo:
+            for p in cfg.preds[b]:
+                for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
+                    yield inc, arg
+            yield from b.ops
+
+    def join(self, info: ActivityInfo, value: SSAValue, into: SSAValue) -> bool:
+        changed = _mark(info, into, value in info.varied, value in info.shadowed)
+        if into in info.shadowed and value not in info.shadowed:
+            # Every pointer a shadowed phi may take needs a shadow to take with it.
+            changed |= _demand_shadow(info, value, self.cfg, self.constant_globals)
+        return changed
+
+    def transfer(self, info: ActivityInfo, op: Operation) -> bool:
+        changed = _transfer(self.cfg, info, op, self.constant_globals)
+        if isinstance(op, ext.SelectOp) and op.res in info.shadowed:
+            for inc in (op.lhs, op.rhs):
+                if inc not in info.shadowed:
+                    changed |= _demand_shadow(info, inc, self.cfg, self.constant_globals)
+        return changed
+
+    def outputs(self, info: ActivityInfo) -> Iterable[SSAValue]:
+        for b in self.cfg.rpo:
+            for op in b.ops:
+                if isinstance(op, xllvm.ReturnOp) and op.arg is not None and self.ret_activity == "active":
+                    yield op.arg
+                elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
+                    yield op.value
+                elif (stored := atomically_stored(op)) is not None and stored[1] in info.shadowed:
+                    yield stored[0]
+                elif isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (
+                    any(o in info.shadowed for o in (*op.operands, *op.results)) or touches_shadowed_globals(op)
+                ):
+                    # (a pointer the call returns may lead to memory holding what it received)
+                    yield from op.operands
+
+    def inputs(self, info: ActivityInfo, op: Operation) -> Iterable[SSAValue]:
+        return () if isinstance(op, xllvm.LoadOp) else op.operands
+
+
 def analyze_activity(
     cfg: CFG,
     args: Sequence[BlockArgument],
@@ -105,8 +228,8 @@ def analyze_activity(
         for b in cfg.rpo:
             if isinstance(b.last_op, xllvm.ReturnOp) and b.last_op.arg is not None:
                 _demand_shadow(info, b.last_op.arg, cfg, constant_globals)
-    _forward(cfg, info, constant_globals)
-    _backward(cfg, info, ret_activity)
+    solve(LLVMActivityIR(cfg, ret_activity, constant_globals), info)
+    _after_forward(cfg, info)
     _reinterpretation(cfg, info)
     info.unshadowed_pointers = pointers_without_shadows(cfg, info.shadowed)
     info.merged_pointers = merged_with_unshadowed_arguments(cfg, info.shadowed)
@@ -128,23 +251,8 @@ def _objects_shadowed(info: ActivityInfo, ptr: SSAValue, cfg: CFG) -> bool:
     return ptr in info.shadowed
 
 
-def _forward(cfg: CFG, info: ActivityInfo, constant_globals: set[str]) -> None:
-    changed = True
-    while changed:
-        changed = False
-        for b in cfg.rpo:
-            for p in cfg.preds[b]:
-                for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
-                    changed |= _mark(info, arg, inc in info.varied, inc in info.shadowed)
-                    if arg in info.shadowed and inc not in info.shadowed:
-                        # Every pointer a shadowed phi may take needs a shadow to take with it.
-                        changed |= _demand_shadow(info, inc, cfg, constant_globals)
-            for op in b.ops:
-                changed |= _transfer(cfg, info, op, constant_globals)
-                if isinstance(op, ext.SelectOp) and op.res in info.shadowed:
-                    for inc in (op.lhs, op.rhs):
-                        if inc not in info.shadowed:
-                            changed |= _demand_shadow(info, inc, cfg, constant_globals)
+def _after_forward(cfg: CFG, info: ActivityInfo) -> None:
+    """The errors the forward fixpoint found, as they stand once it is done."""
     # Candidates found on the way may have gained a shadow pointer in a later round.
     info.unshadowed_stores = [op for op in info.unshadowed_stores if _written_pointer(op) not in info.shadowed]
     info.aggregated_pointers = [op for b in cfg.rpo for op in b.ops
@@ -422,51 +530,6 @@ def _shadow_objects(info: ActivityInfo, ptr: SSAValue, cfg: CFG, constant_global
             info.shadowed_objects.add(obj)
             changed = True
     return changed
-
-
-def _backward(cfg: CFG, info: ActivityInfo, ret_activity: str) -> None:
-    useful = info.useful
-    work: list[SSAValue] = []
-
-    def add(v: SSAValue) -> None:
-        if v in info.varied and v not in useful:
-            useful.add(v)
-            work.append(v)
-
-    for b in cfg.rpo:
-        for op in b.ops:
-            if isinstance(op, xllvm.ReturnOp) and op.arg is not None and ret_activity == "active":
-                add(op.arg)
-            elif isinstance(op, ext.StoreOp) and op.ptr in info.shadowed:
-                add(op.value)
-            elif (stored := atomically_stored(op)) is not None and stored[1] in info.shadowed:
-                add(stored[0])
-            elif isinstance(op, xllvm.CallOp | ext.InvokeOp | par.ParallelOp) and (
-                any(o in info.shadowed for o in (*op.operands, *op.results)) or touches_shadowed_globals(op)
-            ):
-                # (a pointer the call returns may lead to memory holding what it received)
-                for o in op.operands:
-                    add(o)
-    defs: dict[SSAValue, Operation | Block] = {}
-    for b in cfg.rpo:
-        for a in b.args:
-            defs[a] = b
-        for op in b.ops:
-            for r in op.results:
-                defs[r] = op
-    while work:
-        v = work.pop()
-        d = defs.get(v)
-        if isinstance(d, Block):
-            if d is cfg.entry:
-                continue
-            for p in cfg.preds[d]:
-                add(cfg.incoming(d, p)[v.index])  # type: ignore[attr-defined]
-        elif isinstance(d, xllvm.LoadOp):
-            continue  # memory: stores into shadowed memory are useful already
-        elif d is not None:
-            for o in d.operands:
-                add(o)
 
 
 _BACK_TO_FLOAT = (xllvm.BitcastOp, xllvm.SIToFPOp, ext.UIToFPOp)

@@ -30,6 +30,16 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 Node = Hashable
 """A value in a context, as the caller names it."""
 
+LOOP_WEIGHT = 16
+"""How many times more often a cache inside a loop is pushed than one outside it (a guess)."""
+
+
+def cache_cost(size: int, loop_depth: int) -> int:
+    """What caching a value of `size` bytes costs when it is stored once per iteration of
+    `loop_depth` loops: the one cost model of both levels (llvm caches and structured cache
+    memrefs), so that both cut the same program the same way."""
+    return size * LOOP_WEIGHT**loop_depth
+
 
 def minimum_cache_cut(
     sinks: Iterable[Node],

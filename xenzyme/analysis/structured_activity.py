@@ -1,53 +1,160 @@
-"""Which floats of a structured function (func/arith/math/scf/memref) carry a derivative.
+"""Activity of a structured function (func/arith/math/scf/memref): the analysis of
+`activity.py` (`solve`) through `StructuredActivityIR`, its interface to this level.
 
-A float is *varied* when it depends on an `active` argument or on a load from a memref that
-has a shadow; it is active when varied (values that do not reach a result get an adjoint
-of zero, which costs a little and changes nothing).  Loop-carried values are resolved by
-iterating to a fixed point.  This is the structured level's own, minimal analysis: the llvm
-level's (activity.py) works on pointers and memory through the CFG, which a function of
-memrefs and region ops does not have.
+What differs from the llvm level is the IR, not the analysis:
+
+* carried values are region-carried: an `scf.for`'s initial and yielded values flow into its
+  iteration arguments and results, an `scf.if`'s yielded values into its results, an
+  `scf.while`'s into its region arguments and results;
+* memory objects are the memrefs themselves (a function's arguments and its `memref.alloc`s;
+  no pointer arithmetic makes one reach another), so usefulness follows memory too: a useful
+  load makes the values stored into its memref useful.  A memref holding varied data gets a
+  shadow only where something useful reads it (`shadowed`): a temporary only read by inactive
+  code needs none;
+* the outputs are the active return's values and the stores into `dup` memrefs.
+
+A store of a varied value into a memref without a shadow (a `const` argument) is recorded in
+`unshadowed_stores`: the derivative would be lost there when the value is read back usefully
+(its store is then active, which the store's rule rejects) or when nothing else carries a
+derivative out (`useful` is empty).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import AnyFloat
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import AnyFloat, MemRefType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from xenzyme.analysis.activity import ActivityInfo, Carried, solve
 
 
-def varied_values(fn: Operation, seeds: Iterable[SSAValue], shadowed: set[SSAValue]) -> set[SSAValue]:
-    """The floats of `fn` that vary with `seeds` or with the memory of the `shadowed` memrefs."""
-    varied = {v for v in seeds if isinstance(v.type, AnyFloat)}
+def _float(v: SSAValue) -> bool:
+    return isinstance(v.type, AnyFloat)
 
-    def mark(v: SSAValue) -> bool:
-        if v in varied or not isinstance(v.type, AnyFloat):
-            return False
-        varied.add(v)
-        return True
 
-    changed = True
-    while changed:
-        changed = False
-        for op in fn.walk():
-            if op is fn:
+def _yields(op: Operation) -> list[Operation]:
+    return [b.last_op for r in op.regions for b in r.blocks if b.last_op is not None]
+
+
+@dataclass
+class StructuredActivityIR:
+    """`ActivityIR` of a `func.func` in the structured dialects."""
+
+    fn: func.FuncOp
+    ret_activity: str
+    """'active': the returned floats carry derivatives out (every one of them: the tangents of
+    forward mode); otherwise none does."""
+    stores: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
+    """The values stored into each memref (for usefulness through memory)."""
+
+    def __post_init__(self) -> None:
+        for op in self.fn.walk():
+            if isinstance(op, memref.StoreOp):
+                self.stores.setdefault(op.memref, []).append(op.value)
+
+    def steps(self) -> Iterable[Operation | Carried]:
+        for op in self.fn.walk():
+            if op is self.fn:
                 continue
-            if any(v in varied or v in shadowed for v in op.operands):
-                for r in op.results:
-                    changed |= mark(r)
-            if isinstance(op, scf.ForOp):
-                yielded = op.body.block.last_op
-                assert yielded is not None
-                for i, (init, arg, r) in enumerate(zip(op.iter_args, op.body.block.args[1:], op.results, strict=True)):
-                    if init in varied or yielded.operands[i] in varied:
-                        changed |= mark(arg) | mark(r)
-            elif op.regions and op.results:
-                for region in op.regions:
-                    for block in region.blocks:
-                        term = block.last_op
-                        if term is not None and len(term.operands) == len(op.results):
-                            for v, r in zip(term.operands, op.results, strict=True):
-                                if v in varied:
-                                    changed |= mark(r)
-    return varied
+            yield op
+            yield from _carried(op)
+
+    def join(self, info: ActivityInfo, value: SSAValue, into: SSAValue) -> bool:
+        if value in info.varied and _float(into) and into not in info.varied:
+            info.varied.add(into)
+            return True
+        return False
+
+    def transfer(self, info: ActivityInfo, op: Operation) -> bool:
+        if op.regions:
+            return False  # (its results: carried values)
+        if isinstance(op, memref.LoadOp):
+            varied = op.memref in info.shadowed_objects
+        elif isinstance(op, memref.StoreOp):
+            if op.value not in info.varied:
+                return False
+            changed = False
+            if op.memref not in info.shadowed and op not in info.unshadowed_stores and _is_argument(op.memref):
+                info.unshadowed_stores.append(op)
+                changed = True
+            if op.memref not in info.shadowed_objects:  # (a `const` argument too: read back, the store is active)
+                info.shadowed_objects.add(op.memref)
+                changed = True
+            return changed
+        elif isinstance(op, func.CallOp):  # a callee reads the memrefs it is given (writes are rejected)
+            varied = any(o in info.varied or o in info.shadowed_objects for o in op.operands)
+        else:
+            varied = any(o in info.varied for o in op.operands)
+        changed = False
+        for r in op.results:
+            if varied and _float(r) and r not in info.varied:
+                info.varied.add(r)
+                changed = True
+        return changed
+
+    def outputs(self, info: ActivityInfo) -> Iterable[SSAValue]:
+        for op in self.fn.walk():
+            if isinstance(op, func.ReturnOp) and op.parent_op() is self.fn and self.ret_activity == "active":
+                yield from op.operands
+            elif isinstance(op, memref.StoreOp) and op.memref in info.shadowed and _is_argument(op.memref):
+                yield op.value
+
+    def inputs(self, info: ActivityInfo, op: Operation) -> Iterable[SSAValue]:
+        if isinstance(op, memref.LoadOp):
+            return self.stores.get(op.memref, [])
+        if isinstance(op, func.CallOp):
+            return [*op.operands, *(v for o in op.operands if isinstance(o.type, MemRefType)
+                                    for v in self.stores.get(o, []))]  # fmt: skip
+        return op.operands
+
+
+def _is_argument(m: SSAValue) -> bool:
+    return isinstance(m, BlockArgument) and m.owner.parent_op() is not None and isinstance(m.owner.parent_op(), func.FuncOp)  # type: ignore[union-attr]
+
+
+def _carried(op: Operation) -> Iterable[Carried]:
+    """The values `op` carries into its region arguments and results."""
+    if isinstance(op, scf.ForOp):
+        yielded = op.body.block.last_op
+        assert yielded is not None
+        for init, arg, out, r in zip(op.iter_args, op.body.block.args[1:], yielded.operands, op.results, strict=True):
+            yield from ((init, arg), (out, arg), (init, r), (out, r))
+    elif isinstance(op, scf.WhileOp):
+        before, after = op.before_region.block, op.after_region.block
+        cond, yielded = before.last_op, after.last_op
+        assert cond is not None and yielded is not None
+        for init, out, arg in zip(op.arguments, yielded.operands, before.args, strict=True):
+            yield from ((init, arg), (out, arg))
+        for v, arg, r in zip(cond.operands[1:], after.args, op.results, strict=True):
+            yield from ((v, arg), (v, r))
+    elif op.results and op.regions:  # (scf.if, scf.execute_region: what each region yields)
+        for term in _yields(op):
+            if len(term.operands) == len(op.results):
+                yield from zip(term.operands, op.results, strict=True)
+
+
+def analyze_structured(fn: func.FuncOp, activities: Sequence[str], ret_activity: str) -> ActivityInfo:
+    """The activity of `fn`'s values for the given argument activities: `active` floats (and
+    `dup` floats in forward mode) are varied, `dup` memrefs shadowed; a memref allocated in
+    `fn` is shadowed when it holds varied data that something useful reads."""
+    info = ActivityInfo()
+    params = list(fn.body.blocks[0].args)
+    for p, a in zip(params, activities, strict=True):
+        if a in ("active", "dup", "dupnoneed") and _float(p):
+            info.varied.add(p)
+        elif a in ("dup", "dupnoneed") and isinstance(p.type, MemRefType):
+            info.shadowed.add(p)
+            info.shadowed_objects.add(p)
+    ir = StructuredActivityIR(fn, ret_activity)
+    solve(ir, info)
+    read_usefully = {op.memref for op in fn.walk() if isinstance(op, memref.LoadOp) and op.res in info.useful}
+    read_usefully |= {o for op in fn.walk() if isinstance(op, func.CallOp) and any(r in info.useful for r in op.results)
+                      for o in op.operands if isinstance(o.type, MemRefType)}  # fmt: skip
+    for m in info.shadowed_objects:
+        if not _is_argument(m) and m in read_usefully:
+            info.shadowed.add(m)
+    info.unshadowed_stores = [s for s in info.unshadowed_stores if s.operands[1] not in info.shadowed]  # (store: value, memref)
+    return info

@@ -3,7 +3,8 @@
     %v = memref.load %m[%i]        reverse: %dm[%i] += adjoint(%v)
     memref.store %v, %m[%i]        reverse: adjoint(%v) += %dm[%i]; %dm[%i] = 0  (the store
                                    overwrote what was there: its derivative ends here)
-    %m = memref.alloc(...)         forward: a shadow %dm allocated beside it and zeroed;
+    %m = memref.alloc(...)         forward: a shadow %dm allocated beside it and zeroed (when
+                                   the data it holds carries a derivative something uses);
                                    reverse: %dm freed (and %m, when the program frees it)
     memref.dealloc %m              forward: left out, the reverse sweep still reads %m
     %v = memref.subview %m[...]    a view's shadow is the same view of the shadow (also cast,
@@ -93,6 +94,8 @@ def _alloc_augment(ctx: Any, op: Operation) -> None:
     if ctx.in_loop(op):
         ctx.fail(op, "allocates inside a loop, which the structured reverse mode does not support yet",
                  ["allocate the buffer once, before the loop"])  # fmt: skip
+    if not ctx.needs_shadow(op.memref):
+        return  # (nothing useful reads what it holds: no shadow)
     shadow = ctx.e.alloc(t, [ctx.fwd(s) for s in op.dynamic_sizes])
     if op.memref.name_hint:
         shadow.name_hint = f"d{op.memref.name_hint}"
@@ -165,7 +168,7 @@ def _t_alloc(ctx: Any, op: Operation) -> None:
     assert isinstance(op, memref.AllocOp)
     t = op.memref.type
     assert isinstance(t, MemRefType)
-    if not isinstance(t.element_type, AnyFloat):
+    if not isinstance(t.element_type, AnyFloat) or not ctx.needs_shadow(op.memref):
         return
     shadows = []
     for _ in range(ctx.width):

@@ -224,6 +224,10 @@ class StructuredReverseContext(Protocol):
         """Whether memref `m` has a shadow."""
         ...
 
+    def needs_shadow(self, m: SSAValue) -> bool:
+        """Whether memref `m`, allocated in the function, needs a shadow (activity analysis)."""
+        ...
+
     def get(self, v: SSAValue) -> SSAValue:
         """Primal `v`, usable here (as computed in the forward sweep, recomputed, or cached)."""
         ...
@@ -284,6 +288,8 @@ class StructuredForwardContext(Protocol):
     def active(self, v: SSAValue) -> bool: ...
 
     def shadowed(self, m: SSAValue) -> bool: ...
+
+    def needs_shadow(self, m: SSAValue) -> bool: ...
 
     def get(self, v: SSAValue) -> SSAValue:
         """The value standing for primal `v` in the derivative function."""

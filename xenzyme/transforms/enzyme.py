@@ -162,7 +162,7 @@ class EnzymePass(ModulePass):
     def differentiate(self, ctx: Context, op: ModuleOp) -> set[str]:
         """The pipeline up to the derivatives, lowered but for the gpu layer; the dialects left
         in the module."""
-        differentiate_requests(op)  # func/arith/scf/memref input: differentiated there where it can be,
+        differentiate_requests(op, bool(self.mincut))  # func/arith/scf/memref input: differentiated there where it can be,
         LowerStructuredPass().apply(ctx, op)  # then lowered to llvm
         strip_optnone(op)
         keep_hinted_calls(op)

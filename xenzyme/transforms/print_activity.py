@@ -10,6 +10,12 @@ values that carry a derivative, `dup` for pointers with a shadow, `const` for th
 function gets `arg_activity` and `block_activity` (block arguments of the other blocks, in
 order).  Without options, every function that an `autodiff.autodiff` request names is analysed
 with that request's activities.
+
+On a `func.func` (the structured dialects) the same analysis runs through its structured
+interface: a memref is `dup` when it has a shadow (a `dup` argument, or an allocation holding
+data whose derivative is used), and an op with regions gets `region_activity`, one word per
+argument of its regions' blocks (an `scf.for`'s induction variable, then its iteration
+arguments).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.ir import SSAValue
@@ -24,6 +31,7 @@ from xdsl.passes import ModulePass
 
 from xenzyme.analysis.activity import ActivityInfo, analyze_activity
 from xenzyme.analysis.cfg import CFG
+from xenzyme.analysis.structured_activity import analyze_structured
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
@@ -49,6 +57,20 @@ def annotate(module: ModuleOp, fn: xllvm.FuncOp, acts: list[str], ret: str) -> N
         for op in b.ops:
             if op.results:
                 op.attributes["activity"] = ArrayAttr([StringAttr(_word(info, r)) for r in op.results])
+
+
+def annotate_structured(fn: func.FuncOp, acts: list[str], ret: str) -> None:
+    info = analyze_structured(fn, acts, ret)
+    fn.attributes["arg_activity"] = ArrayAttr([StringAttr(_word(info, a)) for a in fn.body.blocks[0].args])
+    for op in fn.walk():
+        if op is fn:
+            continue
+        if op.results:
+            op.attributes["activity"] = ArrayAttr([StringAttr(_word(info, r)) for r in op.results])
+        if op.regions:
+            words = [StringAttr(_word(info, a)) for r in op.regions for b in r.blocks for a in b.args]
+            if words:
+                op.attributes["region_activity"] = ArrayAttr(words)
 
 
 @dataclass(frozen=True)
@@ -78,7 +100,7 @@ class PrintActivityPass(ModulePass):
             raise XenzymeError("print-activity: args and ret need function=NAME",
                                notes=["without function=, the functions named by autodiff.autodiff requests are "
                                       "analysed with the requests' activities"])  # fmt: skip
-        funcs = {f.sym_name.data: f for f in op.ops if isinstance(f, xllvm.FuncOp)}
+        funcs = {f.sym_name.data: f for f in op.ops if isinstance(f, xllvm.FuncOp | func.FuncOp)}
         if self.function is not None:
             fn = funcs.get(self.function)
             if fn is None or not fn.body.blocks:
@@ -87,6 +109,11 @@ class PrintActivityPass(ModulePass):
             n = len(fn.function_type.inputs.data)
             if len(acts) != n:
                 raise XenzymeError(f"print-activity: @{self.function} takes {n} arguments, {len(acts)} activities given")
+            if isinstance(fn, func.FuncOp):
+                outs = fn.function_type.outputs.data
+                ret = self.ret or ("none" if not outs else "active" if all(ad.is_float_like(t) for t in outs) else "const")
+                annotate_structured(fn, acts, ret)
+                return
             out = fn.function_type.output
             void = isinstance(out, ext.LLVMVoidType)
             ret = self.ret or ("none" if void else "active" if ad.is_float_like(out) else "const")
@@ -97,5 +124,7 @@ class PrintActivityPass(ModulePass):
             return
         for req in [o for o in op.walk() if isinstance(o, ad.AutodiffOp)]:
             fn = funcs.get(req.callee.string_value())
-            if fn is not None and fn.body.blocks:
+            if isinstance(fn, func.FuncOp) and fn.body.blocks:
+                annotate_structured(fn, req.activities, req.ret_activity.data)
+            elif fn is not None and fn.body.blocks:
                 annotate(op, fn, req.activities, req.ret_activity.data)

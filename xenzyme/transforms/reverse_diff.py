@@ -332,7 +332,7 @@ class ReverseDiffPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if is_structured(op):  # differentiated where it is written, or else lowered to llvm first
-            if not differentiate_requests(op):
+            if not differentiate_requests(op, self.mincut):
                 return
             LowerStructuredPass().apply(ctx, op)
         ReverseDiff(op, self.mincut).run(self.ready_only)

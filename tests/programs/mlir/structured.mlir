@@ -469,3 +469,78 @@ func.func @inner_constant(%x: memref<4xf64>) -> f64 {
   }
   func.return %r : f64
 }
+
+// Two memrefs overwritten in the loop that reads them: the minimum cut caches their product
+// (one memref) rather than both loads, and recomputes exp from it in the reversed loop.
+func.func @overwritten_product(%x: memref<?xf64>, %w: memref<?xf64>, %c: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %zero = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%s = %zero) -> (f64) {
+    %a = memref.load %x[%i] : memref<?xf64>
+    %b = memref.load %w[%i] : memref<?xf64>
+    %p = arith.mulf %a, %b : f64
+    %q = arith.mulf %p, %c : f64
+    %y = math.exp %q : f64
+    memref.store %p, %x[%i] : memref<?xf64>
+    memref.store %a, %w[%i] : memref<?xf64>
+    %sy = arith.mulf %s, %y : f64
+    %t = arith.addf %sy, %y : f64
+    scf.yield %t : f64
+  }
+  func.return %r : f64
+}
+
+// A scratch memref holding x*x that only a dead value reads (no shadow, no adjoint), beside one
+// whose data reaches the result; a counter carried beside the sum.
+func.func @scratch(%x: f64, %a: memref<4xf64>, %k: index) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f64
+  %t = memref.alloc() : memref<4xf64>
+  %u = memref.alloc() : memref<4xf64>
+  %s, %cnt = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero, %c = %k) -> (f64, index) {
+    %v = memref.load %a[%i] : memref<4xf64>
+    %m = arith.mulf %v, %x : f64
+    %e = math.sin %m : f64
+    %unused = arith.mulf %x, %x : f64
+    memref.store %unused, %t[%i] : memref<4xf64>
+    memref.store %e, %u[%i] : memref<4xf64>
+    %acc2 = arith.addf %acc, %e : f64
+    %c2 = arith.addi %c, %c1 : index
+    scf.yield %acc2, %c2 : f64, index
+  }
+  %w = memref.load %t[%c0] : memref<4xf64>
+  %dead = arith.mulf %w, %w : f64
+  %y = memref.load %u[%c1] : memref<4xf64>
+  %r = arith.addf %s, %y : f64
+  memref.dealloc %t : memref<4xf64>
+  memref.dealloc %u : memref<4xf64>
+  func.return %r : f64
+}
+
+// The same in f32 over a 2-D nest: the cut caches one f32 memref of products (rows x columns).
+func.func @overwritten_rows(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %c: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %A, %c0 : memref<?x?xf32>
+  %n = memref.dim %A, %c1 : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %m step %c1 iter_args(%s = %zero) -> (f32) {
+    %row = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %s) -> (f32) {
+      %a = memref.load %A[%i, %j] : memref<?x?xf32>
+      %b = memref.load %B[%i, %j] : memref<?x?xf32>
+      %p = arith.mulf %a, %b : f32
+      %q = arith.mulf %p, %c : f32
+      %y = math.exp %q : f32
+      memref.store %p, %A[%i, %j] : memref<?x?xf32>
+      memref.store %a, %B[%i, %j] : memref<?x?xf32>
+      %acc2 = arith.addf %acc, %y : f32
+      scf.yield %acc2 : f32
+    }
+    scf.yield %row : f32
+  }
+  func.return %r : f32
+}

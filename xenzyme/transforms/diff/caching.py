@@ -32,7 +32,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.alias import WriteSummary, underlying_objects
-from xenzyme.analysis.cache_plan import minimum_cache_cut
+from xenzyme.analysis.cache_plan import cache_cost, minimum_cache_cut
 from xenzyme.analysis.cfg import AffineIV, Loop, TripCount, affine_iv, defining_block, is_invariant, trip_count
 from xenzyme.analysis.types import size_align
 from xenzyme.dialects import autodiff as ad
@@ -57,8 +57,6 @@ RECOMPUTABLE = (
 """Ops cheap to repeat in the reverse sweep when their operands are available there."""
 CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
 _RECOMPUTE_DEPTH = 12
-_LOOP_WEIGHT = 16
-"""How many times more often a cache inside a loop is pushed than one outside it (a guess)."""
 CHEAP_MATH = frozenset({"fabs", "copysign", "fmin", "fmax", "minnum", "maxnum", "floor", "ceil", "trunc",
                         "round", "rint", "nearbyint"})  # fmt: skip
 """Math functions of a few instructions, recomputed in the reverse sweep rather than cached."""
@@ -299,7 +297,7 @@ class Caching:
             v = node[0]
             size = size_align(v.type)
             depth = len(g.cfg.loops_of(defining_block(v))) - len(self._hoisting(v)[0])  # type: ignore[arg-type]
-            return (size[0] if size else 8) * _LOOP_WEIGHT**depth
+            return cache_cost(size[0] if size else 8, depth)
 
         return {v for v, _ in minimum_cache_cut(self.requests, inputs, cost)}
 

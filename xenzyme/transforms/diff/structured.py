@@ -14,9 +14,12 @@ reverse sweep keeps a *frame* per reversed block.  Adjoints are SSA values (`adj
 region ops carry in and out as loop arguments and results (rules/scf.py).  A primal value the
 reverse sweep needs (`get`) is the forward sweep's when defined in the function's own block;
 inside a region it is recomputed at the head of its reversed block when its op has no effect
-(or only reads memory nothing in the function writes), and otherwise cached: stored in the
-forward sweep into a memref indexed by the iterations of the loops around it, whose shape is
-their trip counts (known before the outermost of them starts), and loaded in the reverse sweep.
+(or only reads memory nothing in the function writes), or cached: stored in the forward sweep
+into a memref indexed by the iterations of the loops around it, whose shape is their trip counts
+(known before the outermost of them starts), and loaded in the reverse sweep.  Which values are
+cached is the llvm level's minimum cut (analysis/cache_plan.py), on what a planning run of the
+same builder asked for.  Activity is the llvm level's analysis through its structured interface
+(analysis/structured_activity.py).
 
 What this level does not take (an op without a structured rule, a loop whose bounds change
 inside an enclosing loop, an allocation in a loop, a call of a function that writes memory)
@@ -32,13 +35,15 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, MemRefType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AnyFloat, IntegerType, MemRefType, ModuleOp
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, has_effects, only_has_effect
 
+from xenzyme.analysis.activity import ActivityInfo
+from xenzyme.analysis.cache_plan import cache_cost, minimum_cache_cut
 from xenzyme.analysis.memref_views import aliases_of_written
-from xenzyme.analysis.structured_activity import varied_values
+from xenzyme.analysis.structured_activity import analyze_structured
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.rules import OpRule, rule_for
 from xenzyme.rules.structured import (
@@ -89,8 +94,11 @@ class StructuredGenerator:
     """The derivative functions of a module's `func.func`s, built on demand (one per function
     and activities), added to the module by `commit` once all of them could be built."""
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, mincut: bool = True):
         self.module = module
+        self.mincut = mincut
+        """Choose the cached values by a minimum cut (`_Builder.plan_caches`); otherwise each
+        needed value is recomputed from its operands down to values that cannot be."""
         self.functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
         self.names: dict[tuple[str, tuple[str, ...], str], str] = {}
         self.caches: dict[str, list[MemRefType]] = {}
@@ -119,8 +127,14 @@ class StructuredGenerator:
         self.taken.add(out)
         self.names[key] = out
         at_ = len(self.built)
+        plan = None
+        if not forward and self.mincut and any(o.regions for o in fn.walk() if o is not fn):
+            # A planning run records what the reverse sweep needs; the cut chooses the caches.
+            planning = _Builder(self, fn, list(activity), ret, out, planning=True)
+            planning.build()
+            plan = planning.plan_caches()
         builder = (_ForwardBuilder(self, fn, list(activity), int(ret[len("tangent"):]), out) if forward
-                   else _Builder(self, fn, list(activity), ret, out))  # fmt: skip
+                   else _Builder(self, fn, list(activity), ret, out, plan))  # fmt: skip
         self.built.insert(at_, builder.build())  # (before its callees')
         self.caches[out] = [c.type for c in getattr(builder, "cache_memrefs", [])]  # type: ignore[misc]
         return out
@@ -158,10 +172,10 @@ class _Frame:
 
 class _RuleContext:
     """What both builders answer the rules alike: errors naming the function being
-    differentiated, and activity (`self.fn`, `self.varied` set by each builder)."""
+    differentiated, and activity (`self.fn`, `self.info` set by each builder)."""
 
     fn: func.FuncOp
-    varied: set[SSAValue]
+    info: ActivityInfo
 
     def fail(self, op: Operation, message: str, notes: Sequence[str] = ()) -> NoReturn:
         _unsupported(op, f"{message} (differentiating @{self.fn.sym_name.data})", notes)
@@ -171,14 +185,39 @@ class _RuleContext:
                            list(notes))  # fmt: skip
 
     def active(self, v: SSAValue) -> bool:
-        return v in self.varied
+        """Varied and useful: `v` depends on an active input and an output depends on it."""
+        return self.info.is_active(v)
+
+    def needs_shadow(self, m: SSAValue) -> bool:
+        """Whether memref `m`, allocated in the function, holds data whose derivative is used."""
+        return m in self.info.shadowed
+
+    def analyze(self, ret_activity: str) -> None:
+        """Activity (`info`); a store of varied data into a `const` memref is an error when it
+        is read back into something useful (its derivative would be lost there), or when
+        nothing else carries a derivative out (what was asked for went there)."""
+        info = self.info = analyze_structured(self.fn, self.activity, ret_activity)  # type: ignore[attr-defined]
+        for store in info.unshadowed_stores:
+            if not info.useful or info.is_active(store.operands[0]):
+                self.reject(store, STORE_WITHOUT_SHADOW,
+                            ["pass that memref 'dup' (with a shadow array), or allocate it in the function"])  # fmt: skip
+
+
+STORE_WITHOUT_SHADOW = "stores a value that carries a derivative into a memref without a shadow"
 
 
 class _Builder(_RuleContext):
     """One derivative function (see the module docstring); it is the rules' context too."""
 
-    def __init__(self, gen: StructuredGenerator, fn: func.FuncOp, activity: list[str], ret: str, name: str):
+    def __init__(self, gen: StructuredGenerator, fn: func.FuncOp, activity: list[str], ret: str, name: str,
+                 plan: set[SSAValue] | None = None, planning: bool = False):  # fmt: skip
         self.gen, self.fn, self.activity, self.ret, self.name = gen, fn, activity, ret, name
+        self.plan = plan
+        """The values to cache (a minimum cut); None: each needed value that cannot be recomputed."""
+        self.planning = planning
+        """A run that records what the reverse sweep asks for (`requests`), for the cut."""
+        self.requests: list[SSAValue] = []
+        self._recomputing = 0
         self.adjoints: dict[SSAValue, SSAValue] = {}
         self.shadows: dict[SSAValue, SSAValue] = {}
         self.frames: list[_Frame] = []
@@ -230,6 +269,7 @@ class _Builder(_RuleContext):
             seed.name_hint = "seed"
             inputs.append(outputs[0])
         new = func.FuncOp(self.name, (inputs, results), region, visibility="private")
+        self.analyze("active" if ret_active else "none")
         for op in fn.body.walk():
             rule = _rule(op)
             if rule is None:
@@ -242,8 +282,6 @@ class _Builder(_RuleContext):
                 rule.augment(self, op)  # type: ignore[arg-type]
             if rule.emits_primal:
                 Rewriter.erase_op(self.fwd_ops[op])
-        self.varied = varied_values(fn, [p for p, a in zip(params, self.activity, strict=True) if a == "active"],
-                                    set(self.shadows))  # fmt: skip
         self.written = aliases_of_written(fn, {v for o in fn.walk() if o is not fn and not o.regions
                                                and not isinstance(o, func.CallOp) and has_effects(o, MemoryEffectKind.WRITE)
                                                for v in o.operands if isinstance(v.type, MemRefType)})
@@ -373,11 +411,17 @@ class _Builder(_RuleContext):
             _unsupported(_owner_op(v) or self.fn, "defines a value the reverse sweep cannot reach")
         if frame is self.frames[0]:
             return self.fwd_map[v]
+        if self.planning and not self._recomputing:
+            self.requests.append(v)
         if v in frame.values:
             return frame.values[v]
         op = v.owner
-        if isinstance(op, Operation) and self._recomputable(op):
-            operands = [self.get(o) for o in op.operands]
+        if (self.plan is None or v not in self.plan) and isinstance(op, Operation) and self._recomputable(op):
+            self._recomputing += 1
+            try:
+                operands = [self.get(o) for o in op.operands]
+            finally:
+                self._recomputing -= 1
             new = frame.put(op.clone(value_mapper=dict(zip(op.operands, operands, strict=True))))
             for r, n in zip(op.results, new.results, strict=True):
                 frame.values[r] = n
@@ -396,6 +440,38 @@ class _Builder(_RuleContext):
         if rule is not None and rule.recomputable:
             return True
         return only_has_effect(op, MemoryEffectKind.READ) and not any(o in self.written for o in op.operands)
+
+    def plan_caches(self) -> set[SSAValue]:
+        """After a planning run: the values to cache, a minimum cut (analysis/cache_plan.py)
+        with the llvm level's cost model -- bytes, times 16 per loop around the definition.  A
+        value is free where the reverse sweep has it as it is (defined in the function's own
+        block, a loop's induction variable), recomputed from its operands when its op may be
+        repeated (`_recomputable`), and otherwise (loop-carried values, region results, loads of
+        memory the function writes) must come from a cache."""
+
+        def inputs(v: SSAValue) -> list[SSAValue] | None:
+            if _def_block(v) is self.fn.body.blocks[0]:
+                return []
+            if isinstance(v, BlockArgument):
+                return [] if isinstance(v.owner.parent_op(), scf.ForOp) and v.index == 0 else None
+            op = v.owner
+            assert isinstance(op, Operation)
+            return list(op.operands) if self._recomputable(op) else None
+
+        def cost(v: SSAValue) -> int:
+            return cache_cost(_bytes(v.type), len(self._loops_around(v)))
+
+        return minimum_cache_cut(self.requests, inputs, cost)  # type: ignore[return-value]
+
+    def _loops_around(self, v: SSAValue) -> list[Operation]:
+        """The scf.for loops around the definition of `v`, outermost first."""
+        loops = []
+        p = v.owner.parent_op()
+        while p is not None and p is not self.fn:
+            if isinstance(p, scf.ForOp):
+                loops.append(p)
+            p = p.parent_op()
+        return loops[::-1]
 
     def _cache(self, v: SSAValue) -> tuple[SSAValue, list[Operation]]:
         """The memref holding `v` for each iteration of the loops around it, and those loops
@@ -457,6 +533,15 @@ class _Builder(_RuleContext):
         return k
 
 
+def _bytes(t: Attribute) -> int:
+    """The bytes of a scalar of type `t` in a cache memref."""
+    if isinstance(t, AnyFloat):
+        return t.bitwidth // 8
+    if isinstance(t, IntegerType):
+        return max(1, t.width.data // 8)
+    return 8  # (index)
+
+
 def _writes_memory(fn: func.FuncOp, functions: dict[str, func.FuncOp], seen: set[str]) -> bool:
     """Whether `fn`, or a function it calls, writes or allocates memory."""
     seen.add(fn.sym_name.data)
@@ -496,7 +581,6 @@ class _ForwardBuilder(_RuleContext):
             types += [p.type] * (1 + (w if a in ("dup", "dupnoneed") else 0))
         block = Block(arg_types=types)
         it = iter(block.args)
-        seeds, shadowed = [], set()
         for p, a in zip(params, self.activity, strict=True):
             self.values[p] = next(it)
             self.values[p].name_hint = p.name_hint
@@ -504,13 +588,7 @@ class _ForwardBuilder(_RuleContext):
                 self.tangents[p] = [next(it) for _ in range(w)]
                 for k, t in enumerate(self.tangents[p]):
                     t.name_hint = f"d{p.name_hint}{k if w > 1 else ''}" if p.name_hint else None
-                (shadowed.add if isinstance(p.type, MemRefType) else seeds.append)(p)  # type: ignore[func-returns-value]
-        for o in fn.walk():  # allocated float memrefs get shadows
-            for r in o.results:
-                if isinstance(r.type, MemRefType) and isinstance(r.type.element_type, AnyFloat):
-                    shadowed.add(r)
-        self.varied = varied_values(fn, seeds, shadowed)
-        self.shadowed_set = shadowed
+        self.analyze("active")  # (every float result carries its tangents out)
         ret_op = entry.last_op
         assert isinstance(ret_op, func.ReturnOp)
         outputs = list(fn.function_type.outputs.data)
@@ -616,7 +694,7 @@ def tangent_entry(module: ModuleOp, function: str, activity: Sequence[str], widt
     return entry, outs
 
 
-def differentiate_requests(module: ModuleOp) -> bool:
+def differentiate_requests(module: ModuleOp, mincut: bool = True) -> bool:
     """Replace each `autodiff.autodiff` request on a `func.func` by a call of the derivative
     the structured level builds, where it can (several derivatives: the request's struct of them
     built from the call's results); whether requests are left for the llvm level."""
@@ -631,7 +709,7 @@ def differentiate_requests(module: ModuleOp) -> bool:
         if req.callee.string_value() not in {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}:
             left = True
             continue
-        gen = StructuredGenerator(module)
+        gen = StructuredGenerator(module, mincut)
         try:
             name = gen.gradient(req.callee.string_value(), acts, ret, req)
         except StructuredUnsupported:
