@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from xenzyme.tools.difftest.generator import PRELUDE, generate
-from xenzyme.tools.difftest.runner import LEVELS, MODES, Report, run_batch, save
+from xenzyme.tools.difftest.runner import LEVELS, MODES, Report, run_batch, save, warm_up
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -37,9 +37,8 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _warm() -> None:
-    """Import xenzyme's pipeline once per worker: the children forked per batch inherit it."""
-    import xenzyme  # noqa: F401
-    from xenzyme.transforms.enzyme import EnzymePass  # noqa: F401
+    """Load xenzyme's pipeline once per worker: the children forked per batch inherit it."""
+    warm_up()
 
 
 def _batch(args: tuple) -> Report:
