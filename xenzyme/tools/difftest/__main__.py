@@ -110,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     seeds = parse_seeds(a.seeds)
 
     def progress(r: Report, elapsed: float) -> None:
+        if a.out:  # (after each batch: a long run that is stopped keeps its figures)
+            r.seconds = elapsed
+            save(r, a.out)
         print(f"\r{r.programs}/{len(seeds)} programs, {r.checks['ok']} checks ok, {len(r.wrong)} wrong, "
               f"{len(r.crashes)} crashes, {len(r.internal)} internal, {sum(r.errors.values())} errors "
               f"({elapsed:.0f} s)", end="", file=sys.stderr, flush=True)  # fmt: skip

@@ -518,7 +518,9 @@ def _keep(keep: Path | None, p: Program) -> None:
 
 
 def save(report: Report, path: Path) -> None:
-    path.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    part.replace(path)  # (whole or not at all, for one who reads it during a run)
 
 
 __all__ = ["LEVELS", "MODES", "Check", "Report", "asdict", "error_kind", "judge", "run_batch", "save"]
