@@ -61,3 +61,84 @@ def test_a_wrong_derivative_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "ref_source", scaled)
     report = runner.run_batch(SEEDS[:2], levels=["-O2"])
     assert report.wrong, report.to_json()
+
+
+def _job(kind: str) -> str:
+    """A job of the tester's child: a value, an error of xenzyme, an abort, a hang."""
+    import os
+    import time
+
+    from xenzyme.diagnostics import XenzymeError
+
+    if kind == "error":
+        raise XenzymeError("cannot differentiate @p7_f")
+    if kind == "abort":
+        os.abort()
+    if kind == "hang":
+        time.sleep(30)
+    return kind.upper()
+
+
+def test_child_results_stay_with_their_jobs() -> None:
+    """One child runs the jobs one after the other; an error, an abort (also in the child of
+    its own that a job which killed the shared child gets) or a hang is the result of the job
+    that caused it, and the jobs after it still run."""
+    jobs = [("a",), ("error",), ("b",), ("abort",), ("c",), ("hang",), ("d",)]
+    results = runner._in_child(_job, jobs, timeout=3)
+    assert [s for s, _ in results] == ["ok", "error", "ok", "internal", "ok", "internal", "ok"]
+    assert [v for s, v in results if s == "ok"] == ["A", "B", "C", "D"]
+    assert "@p7_f" in results[1][1]
+    assert "died (signal 6)" in results[3][1] and "more than 3 s" in results[5][1]
+
+
+def test_failures_are_attributed_to_their_programs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a batch, an error of xenzyme on one program, xenzyme dying on another, a wrong
+    reference for a third and a program that crashes at run time are each counted against
+    their own seed, and the other programs are still checked."""
+    seeds = [1000, 1001, 1002, 1003, 1004]
+    err, died, wrong, crash = seeds[:4]
+    original_diff, original_ref = runner._differentiate, runner.ref_source
+
+    def differentiate(ll: str, obj: str) -> None:
+        from xenzyme.diagnostics import XenzymeError
+
+        if f"p{err}_" in ll:
+            raise XenzymeError(f"xenzyme: error: cannot differentiate @p{err}_f: injected")
+        if f"p{died}_" in ll:
+            import os
+
+            os.abort()
+        original_diff(ll, obj)
+
+    def ref(programs):
+        text = original_ref(programs)
+        text = text.replace(f"{{ return p{wrong}_f(", f"{{ return 1.5 * p{wrong}_f(")
+        return text.replace(f"{{ return p{crash}_f(", f"{{ abort(); return p{crash}_f(")
+
+    monkeypatch.setattr(runner, "_differentiate", differentiate)
+    monkeypatch.setattr(runner, "ref_source", ref)
+    report = runner.run_batch(seeds, levels=["-O2"])
+    assert report.requests[("rev", "error")] == report.requests[("fwd", "error")] == 1, report.to_json()
+    assert sorted((c["seed"], c["mode"]) for c in report.internal) == [(died, "fwd"), (died, "rev")], report.to_json()
+    assert "died (signal 6)" in report.internal[0]["message"]
+    assert report.wrong and {w["seed"] for w in report.wrong} == {wrong}, report.to_json()
+    assert {c["seed"] for c in report.crashes} == {crash}, report.to_json()
+    assert report.requests[("rev", "ok")] >= 2 and report.checks["ok"] > 0, report.to_json()
+
+
+def test_same_ir_is_differentiated_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A program whose IR is the same at -O2 and -O3 is differentiated once, and checked at
+    both levels (against each level's reference)."""
+    calls: list[str] = []
+    original = runner._in_child
+
+    def counting(fn, jobs, *args, **kw):
+        calls.extend(ll for ll, _ in jobs)
+        return original(fn, jobs, *args, **kw)
+
+    monkeypatch.setattr(runner, "_in_child", counting)
+    seeds = [3000, 3001]  # (the same IR at -O2 and -O3, with clang 19)
+    report = runner.run_batch(seeds, levels=["-O2", "-O3"])
+    assert len(calls) == len(seeds), calls
+    assert report.requests[("rev", "ok")] == report.requests[("fwd", "ok")] == 2 * len(seeds), report.to_json()
+    assert report.failures == 0, report.to_json()

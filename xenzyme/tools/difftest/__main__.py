@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from xenzyme.tools.difftest.generator import PRELUDE, generate
-from xenzyme.tools.difftest.runner import LEVELS, MODES, Report, run_batch, save
+from xenzyme.tools.difftest.runner import LEVELS, MODES, Report, run_batch, save, warm_up
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -37,9 +37,8 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def _warm() -> None:
-    """Import xenzyme's pipeline once per worker: the children forked per batch inherit it."""
-    import xenzyme  # noqa: F401
-    from xenzyme.transforms.enzyme import EnzymePass  # noqa: F401
+    """Load xenzyme's pipeline once per worker: the children forked per batch inherit it."""
+    warm_up()
 
 
 def _batch(args: tuple) -> Report:
@@ -111,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     seeds = parse_seeds(a.seeds)
 
     def progress(r: Report, elapsed: float) -> None:
+        if a.out:  # (after each batch: a long run that is stopped keeps its figures)
+            r.seconds = elapsed
+            save(r, a.out)
         print(f"\r{r.programs}/{len(seeds)} programs, {r.checks['ok']} checks ok, {len(r.wrong)} wrong, "
               f"{len(r.crashes)} crashes, {len(r.internal)} internal, {sum(r.errors.values())} errors "
               f"({elapsed:.0f} s)", end="", file=sys.stderr, flush=True)  # fmt: skip

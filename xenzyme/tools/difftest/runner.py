@@ -1,16 +1,18 @@
 """Differentiate generated programs with xenzyme and check them against finite differences.
 
-Programs go in batches: one C file holds a batch (`ad.c`), whose `main` asks xenzyme for each
-program's gradient (`__enzyme_autodiff`: x duplicated, n constant, s active) and its directional
-derivative (`__enzyme_fwddiff` along a fixed direction); a second file (`ref.c`) holds the same
-programs compiled by clang alone, the reference whose central differences the derivatives are
-compared with -- so a primal that xenzyme changed could not hide a wrong derivative.  For each
-clang level, `ad.c` is compiled to LLVM IR, differentiated by the `enzyme` pipeline in a forked
-child (an LLVM abort or a hang cannot take the tester down), linked with `ref.o` and run.
+Programs go in batches.  Each program's requests are a C file of their own, the module xenzyme
+differentiates: `pK_rev` asks for the gradient (`__enzyme_autodiff`: x duplicated, n constant,
+s active), `pK_fwd` for the directional derivative (`__enzyme_fwddiff`).  The batch's driver
+(`main.c`) calls them at the program's point, and the reference (`ref.c`: the same programs
+compiled by clang alone, so that a primal xenzyme changed could not hide a wrong derivative)
+around it.  For each clang level, one clang call compiles every program's file to LLVM IR, one
+forked child differentiates the modules one after the other with the `enzyme` pipeline (an LLVM
+abort or a hang cannot take the tester down, and is the result of the module it happened on),
+and one executable links and runs them all.
 
 An error of xenzyme is allowed: the request it names (a program's reverse or forward request,
-told apart by the `@pK_` names in the message) leaves the batch, is counted by kind, and the
-batch is built again.  A crash or a hang of the program is isolated by running each program on
+told apart by the message) is counted by kind, and the program's file is built again without
+it.  A crash or a hang of the program is isolated by running each program on
 its own.  Each check prints the derivative beside f at x + t*d for t in {0, +-h, +-h/4}; here
 the central differences at h and h/4 must agree with each other (else the point is not smooth
 enough to judge: inconclusive) and with the derivative.
@@ -18,6 +20,7 @@ enough to judge: inconclusive) and with the derivative.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import math
 import os
@@ -133,12 +136,16 @@ def steps(program: Program) -> tuple[float, float]:
 
 # ---- sources ------------------------------------------------------------------------------
 
-_ENZYME = """int enzyme_dup, enzyme_const;
+_ENZYME = """extern int enzyme_dup, enzyme_const;
 extern double __enzyme_autodiff(void *, ...);
 extern double __enzyme_fwddiff(void *, ...);
 """
 
-_REPORT = """
+_MAIN = """#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int enzyme_dup, enzyme_const;
+
 static void dt_report(int seed, const char *mode, int comp, double ad, double (*ref)(double *, int, double),
                       const double *x0, double s0, int n, const double *dir, double dirs, double h) {
   double t[7] = {0, h, -h, h / 4, -h / 4, h / 64, -h / 64}, f[7], x[16];
@@ -157,29 +164,48 @@ def _floats(values: Iterable[float]) -> str:
     return ", ".join(repr(v) for v in values)
 
 
-def ad_source(programs: list[Program], modes: dict[int, set[str]]) -> str:
-    """The file xenzyme differentiates: the programs, their requests, and `main` (argument: the
-    seed of the one program to run; none: all)."""
-    parts = [PRELUDE, _ENZYME, _REPORT]
+def ad_source(program: Program, modes: set[str]) -> str:
+    """The file xenzyme differentiates for one program: the program and its requests, each in a
+    function of its own (`pK_rev`: x duplicated, n constant, s active; `pK_fwd`: the derivative
+    along the direction in `dx`, `vs`), called by `main_source`'s `main`."""
+    p, n = program, program.n
+    parts = [PRELUDE, _ENZYME, p.source()]
+    if "rev" in modes:
+        parts.append(f"double {p.key}rev(double *x, double *dx, double s) {{\n"
+                     f"  return __enzyme_autodiff((void *){p.function}, enzyme_dup, x, dx, enzyme_const, {n}, s);\n}}")  # fmt: skip
+    if "fwd" in modes:
+        parts.append(f"double {p.key}fwd(double *x, double *dx, double s, double vs) {{\n"
+                     f"  return __enzyme_fwddiff((void *){p.function}, enzyme_dup, x, dx, enzyme_const, {n}, s, vs);\n}}")  # fmt: skip
+    return "\n".join(parts) + "\n"
+
+
+def main_source(programs: list[Program], modes: dict[int, set[str]]) -> str:
+    """The driver, compiled by clang alone: for each program, the requests of `modes` at the
+    program's point, each derivative reported beside the reference's values around the point.
+    `main`'s argument: the seed of the one program to run (none: all)."""
+    parts = [_MAIN]
     runs = []
     for p in programs:
-        parts.append(p.source())
-        parts.append(f"extern double ref_{p.function}(double *, int, double);")
+        if not modes[p.seed]:
+            continue
         h, _ = steps(p)
         n = p.n
+        parts.append(f"extern double ref_{p.function}(double *, int, double);")
         body = [f"static void run_{p.key}(void) {{", f"  double x0[{n}] = {{{_floats(p.x0)}}}, s0 = {p.s0!r};",
                 f"  double v[{n}] = {{{_floats(p.v)}}}, vs = {p.vs!r}, e[{n}];"]  # fmt: skip
         if "rev" in modes[p.seed]:
+            parts.append(f"extern double {p.key}rev(double *, double *, double);")
             body += [f"  {{ double x[{n}], dx[{n}] = {{0}};", "    memcpy(x, x0, sizeof x);",
-                     f"    double ds = __enzyme_autodiff((void *){p.function}, enzyme_dup, x, dx, enzyme_const, {n}, s0);",
+                     f"    double ds = {p.key}rev(x, dx, s0);",
                      f"    for (int i = 0; i < {n}; i++) {{",
                      f"      for (int j = 0; j < {n}; j++) e[j] = i == j;",
                      f"      dt_report({p.seed}, \"rev\", i, dx[i], ref_{p.function}, x0, s0, {n}, e, 0.0, {h!r});",
                      "    }", f"    for (int j = 0; j < {n}; j++) e[j] = 0;",
                      f"    dt_report({p.seed}, \"rev\", {n}, ds, ref_{p.function}, x0, s0, {n}, e, 1.0, {h!r});", "  }"]  # fmt: skip
         if "fwd" in modes[p.seed]:
+            parts.append(f"extern double {p.key}fwd(double *, double *, double, double);")
             body += [f"  {{ double x[{n}], dx[{n}];", "    memcpy(x, x0, sizeof x);", "    memcpy(dx, v, sizeof dx);",
-                     f"    double t = __enzyme_fwddiff((void *){p.function}, enzyme_dup, x, dx, enzyme_const, {n}, s0, vs);",
+                     f"    double t = {p.key}fwd(x, dx, s0, vs);",
                      f"    dt_report({p.seed}, \"fwd\", 0, t, ref_{p.function}, x0, s0, {n}, v, vs, {h!r});", "  }"]  # fmt: skip
         body.append("}")
         parts.append("\n".join(body))
@@ -209,43 +235,103 @@ def _differentiate(ll: str, obj: str) -> None:
     xz.to_object(module, obj)
 
 
-def _in_child(fn, *args, timeout: float = COMPILE_TIMEOUT) -> tuple[str, object]:
-    """("ok", result), ("error", XenzymeError text), ("internal", what went wrong) of
-    `fn(*args)` run in a forked child."""
+def warm_up() -> None:
+    """Differentiate a small program once, so that every module xenzyme imports on first use
+    (rules, passes, LLVM's targets) is loaded before the children are forked: each child would
+    otherwise import them again."""
+    import xenzyme  # noqa: F401
+
+    p = generate(0)
+    with tempfile.TemporaryDirectory(prefix="xenzyme-difftest-") as tmp:
+        c, ll = Path(tmp) / "warm.c", Path(tmp) / "warm.ll"
+        c.write_text(ad_source(p, set(MODES)))
+        r = _run([clang(), "-O2", "-w", "-S", "-emit-llvm", str(c), "-o", str(ll)], COMPILE_TIMEOUT)
+        if r is not None and r.returncode == 0:
+            _outcome(_differentiate, str(ll), str(Path(tmp) / "warm.o"))
+
+
+def _outcome(fn, *args) -> tuple[str, object]:
+    from xenzyme.diagnostics import XenzymeError
+
+    try:
+        return "ok", fn(*args)
+    except XenzymeError as e:
+        return "error", str(e)
+    except BaseException as e:  # noqa: BLE001 -- reported as an internal error
+        return "internal", f"{type(e).__name__}: {e}"
+
+
+def _direct(fn, *args):
+    return fn(*args)
+
+
+def _in_child(fn, jobs: list[tuple], timeout: float = COMPILE_TIMEOUT, shared: bool = True) -> list[tuple[str, object]]:
+    """[("ok", result), ("error", XenzymeError text) or ("internal", what went wrong)] of
+    `fn(*job)` for each job, run one after the other in one forked child (an LLVM abort or a
+    hang cannot take the tester down).
+
+    `shared`: the child also runs LLVM's steps itself, where xenzyme would fork once more for
+    each (`backend.native.run_isolated`, which runs a pipeline that crashed again without the
+    vectorisers); a job that kills the child is then run again in a child of its own with
+    xenzyme's own isolation, so that what xenzyme does after such a crash is what is judged.
+    Each job has `timeout` seconds."""
+    results: list[tuple[str, object]] = []
+    while len(results) < len(jobs):
+        rest = jobs[len(results) :]
+        got, why = _stream(fn, rest, timeout, shared)
+        results += got
+        if len(got) < len(rest):  # the child died or hung on rest[len(got)]
+            if shared and "died" in why:
+                again, why = _stream(fn, rest[len(got) : len(got) + 1], timeout, False)
+                if again:
+                    results += again
+                    continue
+            results.append(("internal", why))
+    return results
+
+
+def _stream(fn, jobs: list[tuple], timeout: float, shared: bool) -> tuple[list[tuple[str, object]], str]:
+    """The results of `fn(*job)` for `jobs` in one child, as far as it got; and why it stopped
+    short (it died, or hung)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
         os.close(read_fd)
-        from xenzyme.diagnostics import XenzymeError
+        faulthandler.disable()  # (an abort is reported by the parent; no traceback of this process)
+        if shared:
+            from xenzyme.backend import native
 
-        try:
-            payload = ("ok", fn(*args))
-        except XenzymeError as e:
-            payload = ("error", str(e))
-        except BaseException as e:  # noqa: BLE001 -- reported as an internal error
-            payload = ("internal", f"{type(e).__name__}: {e}")
+            native.run_isolated = _direct
         with os.fdopen(write_fd, "wb") as out:
-            out.write(pickle.dumps(payload))
+            for job in jobs:
+                data = pickle.dumps(_outcome(fn, *job))
+                out.write(len(data).to_bytes(8, "little") + data)
+                out.flush()
         os._exit(0)
     os.close(write_fd)
-    data = b""
+    results: list[tuple[str, object]] = []
+    buf, why = b"", ""
     deadline = time.monotonic() + timeout
     with os.fdopen(read_fd, "rb") as inp:
-        while True:
+        while len(results) < len(jobs):
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([inp], [], [], left)[0]:
                 os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return "internal", f"xenzyme took more than {timeout:.0f} s"
+                why = f"xenzyme took more than {timeout:.0f} s"
+                break
             chunk = os.read(inp.fileno(), 1 << 16)
             if not chunk:
                 break
-            data += chunk
+            buf += chunk
+            while len(buf) >= 8 and len(buf) >= 8 + (size := int.from_bytes(buf[:8], "little")):
+                results.append(pickle.loads(buf[8 : 8 + size]))
+                buf = buf[8 + size :]
+                deadline = time.monotonic() + timeout
     _, status = os.waitpid(pid, 0)
-    if not data:
+    if len(results) < len(jobs) and not why:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        return "internal", f"xenzyme died (signal {sig})"
-    return pickle.loads(data)
+        why = f"xenzyme died (signal {sig})"
+    return results, why
 
 
 _NAME = re.compile(r"@(p(\d+)_\w*)")
@@ -290,67 +376,64 @@ def run_batch(seeds: list[int], levels: Iterable[str] = LEVELS, modes: Iterable[
     """Generate, differentiate and check the programs of `seeds` at each level."""
     report = Report(programs=len(seeds))
     programs = [generate(s) for s in seeds]
+    done: dict[str, tuple[str, object, bytes]] = {}
     with tempfile.TemporaryDirectory(prefix="xenzyme-difftest-") as tmp:
         for level in levels:
-            _run_level(programs, level, set(modes), Path(tmp), report, keep)
+            where = Path(tmp) / level.lstrip("-")
+            where.mkdir()
+            _run_level(programs, level, set(modes), where, report, keep, done)
     return report
 
 
 def _run_level(programs: list[Program], level: str, modes: set[str], tmp: Path, report: Report,
-               keep: Path | None) -> None:  # fmt: skip
+               keep: Path | None, done: dict[str, tuple[str, object, bytes]] | None = None) -> None:  # fmt: skip
+    """The programs at one level: each program's requests are a module of their own (what
+    xenzyme does to one program cannot depend on the others, an error names its program, and
+    the work grows with the number of programs, not its square); one clang call compiles them
+    all, one child differentiates them one after the other, one executable runs them.
+
+    `done`: LLVM IR text -> (status, message, object) of the modules differentiated at the
+    levels before.  clang's -O2 and -O3 often give the same IR for a small program (about
+    half of them), and xenzyme's output is a function of its input: the object is used again
+    (and checked against this level's reference) instead of being made again."""
+    done = {} if done is None else done
     by_seed = {p.seed: p for p in programs}
     wanted = {p.seed: set(modes) for p in programs}
-    ref_c, ref_o = tmp / "ref.c", tmp / f"ref{level}.o"
-    ref_c.write_text(ref_source(programs))
-    r = _run([clang(), level, "-w", "-c", str(ref_c), "-o", str(ref_o)], COMPILE_TIMEOUT)
+    (tmp / "ref.c").write_text(ref_source(programs))
+    r = _run([clang(), level, "-w", "-c", "ref.c", "-o", "ref.o"], COMPILE_TIMEOUT, cwd=tmp)
     if r is None or r.returncode != 0:
         raise RuntimeError(f"clang cannot compile the reference programs:\n{r.stderr if r else 'timeout'}")
-    while True:
-        live = [p for p in programs if wanted[p.seed]]
-        if not live:
-            return
-        ad_c, ad_ll, ad_o = tmp / "ad.c", tmp / "ad.ll", tmp / "ad.o"
-        ad_c.write_text(ad_source(live, wanted))
-        r = _run([clang(), level, "-w", "-S", "-emit-llvm", str(ad_c), "-o", str(ad_ll)], COMPILE_TIMEOUT)
+    todo = list(programs)
+    while todo:
+        for p in todo:
+            (tmp / f"{p.key}.c").write_text(ad_source(p, wanted[p.seed]))
+        r = _run([clang(), level, "-w", "-S", "-emit-llvm", *(f"{p.key}.c" for p in todo)], COMPILE_TIMEOUT, cwd=tmp)
         if r is None or r.returncode != 0:
             raise RuntimeError(f"clang cannot compile the generated programs:\n{r.stderr if r else 'timeout'}")
-        status, value = _in_child(_differentiate, str(ad_ll), str(ad_o))
-        if status != "ok":
-            seed, mode = _blamed(str(value), set(wanted))
-            if seed is None or mode not in wanted[seed]:
-                # Not attributable by name: bisect by building the programs one at a time.
-                if len(live) > 1:
-                    for p in live:
-                        sub = {p.seed: set(wanted[p.seed])}
-                        _run_single(p, level, sub, tmp, report, keep, by_seed)
-                        wanted[p.seed] = set()
-                    return
-                seed, mode = live[0].seed, sorted(wanted[live[0].seed])[0]
-            _record_error(report, status, str(value), seed, mode, level, by_seed, keep)
-            wanted[seed].discard(mode)
-            continue
-        _link_and_check(live, wanted, level, tmp, ref_o, report, keep, by_seed)
-        return
-
-
-def _run_single(p: Program, level: str, wanted: dict[int, set[str]], tmp: Path, report: Report,
-                keep: Path | None, by_seed: dict[int, Program]) -> None:  # fmt: skip
-    """One program on its own (a batch whose error names no program)."""
-    ref_o = tmp / f"ref{level}.o"
-    while wanted[p.seed]:
-        ad_c, ad_ll, ad_o = tmp / "ad1.c", tmp / "ad1.ll", tmp / "ad1.o"
-        ad_c.write_text(ad_source([p], wanted))
-        r = _run([clang(), level, "-w", "-S", "-emit-llvm", str(ad_c), "-o", str(ad_ll)], COMPILE_TIMEOUT)
-        assert r is not None and r.returncode == 0, r.stderr if r else "timeout"
-        status, value = _in_child(_differentiate, str(ad_ll), str(ad_o))
-        if status == "ok":
-            _link_and_check([p], wanted, level, tmp, ref_o, report, keep, by_seed, obj=ad_o)
-            return
-        _, mode = _blamed(str(value), {p.seed})
-        if mode not in wanted[p.seed]:
-            mode = sorted(wanted[p.seed])[0]
-        _record_error(report, status, str(value), p.seed, mode, level, by_seed, keep)
-        wanted[p.seed].discard(mode)
+        texts = {p.seed: (tmp / f"{p.key}.ll").read_text() for p in todo}
+        new = [p for p in todo if texts[p.seed] not in done]
+        results = _in_child(_differentiate, [(str(tmp / f"{p.key}.ll"), str(tmp / f"{p.key}.o")) for p in new])
+        for p, (status, value) in zip(new, results):
+            obj = tmp / f"{p.key}.o"
+            done[texts[p.seed]] = (status, value, obj.read_bytes() if status == "ok" else b"")
+        again = []
+        for p in todo:
+            status, value, obj = done[texts[p.seed]]
+            if status == "ok":
+                if p not in new:
+                    (tmp / f"{p.key}.o").write_bytes(obj)
+                continue
+            _, mode = _blamed(str(value), {p.seed})
+            if mode not in wanted[p.seed]:
+                mode = sorted(wanted[p.seed])[0]
+            _record_error(report, status, str(value), p.seed, mode, level, by_seed, keep)
+            wanted[p.seed].discard(mode)
+            if wanted[p.seed]:
+                again.append(p)
+        todo = again
+    live = [p for p in programs if wanted[p.seed]]
+    if live:
+        _link_and_check(live, wanted, level, tmp, report, keep, by_seed)
 
 
 def _record_error(report: Report, status: str, message: str, seed: int, mode: str, level: str,
@@ -364,12 +447,12 @@ def _record_error(report: Report, status: str, message: str, seed: int, mode: st
     _keep(keep, by_seed[seed])
 
 
-def _link_and_check(live: list[Program], wanted: dict[int, set[str]], level: str, tmp: Path, ref_o: Path,
-                    report: Report, keep: Path | None, by_seed: dict[int, Program],
-                    obj: Path | None = None) -> None:  # fmt: skip
-    obj = obj or tmp / "ad.o"
+def _link_and_check(live: list[Program], wanted: dict[int, set[str]], level: str, tmp: Path, report: Report,
+                    keep: Path | None, by_seed: dict[int, Program]) -> None:  # fmt: skip
+    (tmp / "main.c").write_text(main_source(live, wanted))
     exe = tmp / "prog"
-    r = _run(["cc", str(obj), str(ref_o), "-lm", "-o", str(exe)], COMPILE_TIMEOUT)
+    r = _run([clang(), level, "-w", "main.c", "ref.o", *(f"{p.key}.o" for p in live), "-lm", "-o", "prog"],
+             COMPILE_TIMEOUT, cwd=tmp)  # fmt: skip
     if r is None or r.returncode != 0:
         for p in live:
             for mode in wanted[p.seed]:
@@ -435,7 +518,9 @@ def _keep(keep: Path | None, p: Program) -> None:
 
 
 def save(report: Report, path: Path) -> None:
-    path.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(report.to_json(), indent=1) + "\n")
+    part.replace(path)  # (whole or not at all, for one who reads it during a run)
 
 
 __all__ = ["LEVELS", "MODES", "Check", "Report", "asdict", "error_kind", "judge", "run_batch", "save"]
