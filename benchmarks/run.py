@@ -2327,9 +2327,9 @@ GROWTH_SIZES = (250, 500, 1000, 2000, 4000)
 STAGE_WHAT = {
     "LLVM": "LLVM's -O2 pipeline before differentiation, its -O3 pipeline after and code generation, in "
             "child processes",
-    "reverse-diff": "the differentiation engine, which with the minimum cut builds each gradient twice, once "
-                    "recording which primal values the reverse sweep needs and once with the caches the cut chose, "
-                    "every op an xDSL object",
+    "reverse-diff": "the differentiation engine, which with the minimum cut builds a gradient whose reverse sweep "
+                    "needs cached values twice, once recording which primal values it needs and once with the caches "
+                    "the cut chose (others once), every op an xDSL object",
     "lower-autodiff": "the lowering of the engine's caches and adjoint accumulations to LLVM operations",
     "export": "printing the xDSL module as LLVM IR",
     "import": "reading LLVM IR into xDSL",
