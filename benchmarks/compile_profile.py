@@ -26,6 +26,7 @@ benchmarks/run.py (the compile-time and linear-growth sections of RESULTS.md).
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import json
 import resource
@@ -72,7 +73,8 @@ def main(argv: list[str]) -> int:
 
         setattr(owner, name, wrapper)
 
-    from xenzyme.cli import driver
+    gc.disable()  # (as xenzyme-opt does before importing its driver: see xenzyme/cli/xenzyme_opt.py)
+    from xenzyme.cli import xenzyme_opt
 
     timed("xenzyme.frontend.clang", "compile_to_llvm_ir", "clang")
     timed("xenzyme.frontend.llvm_import", "ModuleReader.read", "import")
@@ -84,7 +86,7 @@ def main(argv: list[str]) -> int:
                         ("forward_diff", "ForwardDiffPass"), ("lower_par", "LowerParPass")):  # fmt: skip
         timed(f"xenzyme.transforms.{module}", f"{cls}.apply", "other passes")
     timed("xdsl.ir.core", "Operation.verify", "verification")
-    status = driver.run(args)
+    status = xenzyme_opt.main(args)
     total = cpu()
     wall = time.time() - _process_start()
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -97,13 +97,17 @@ class GradientGenerator:
                tape_buffer: bool = False, team: bool = False) -> tuple[list[xllvm.FuncOp], GradientBuilder]:
         """Build a gradient; with the minimum cut, twice: once recording which primal values
         the reverse sweep needs (callees are generated then, once), then with the caches the
-        cut chooses.  Returns the functions and the builder that made them."""
+        cut chooses -- once only where the reverse sweep used every primal value it asked for
+        as the forward sweep left it (straight-line code, loops that need none of theirs).  Returns the functions and the builder that made them."""
         prepared = self._prepared(fn)
         plan = None
         if self.mincut:
             recorder = GradientBuilder(self.module, prepared, acts, ret, name, self.filename, self, split,  # type: ignore[arg-type]
                                       tape_buffer=tape_buffer, mincut=True, team=team)  # fmt: skip
             recorder.build()
+            if not recorder.caching.requests:  # nothing to choose: the plan is empty, and this run the gradient
+                recorder.caching.plan = set()
+                return recorder.finished(), recorder
             plan = recorder.caching.plan_caches()
             recorder.discard()
         builder = GradientBuilder(self.module, prepared, acts, ret, name, self.filename, self, split,  # type: ignore[arg-type]
