@@ -42,6 +42,15 @@ def varied_values(fn: Operation, seeds: Iterable[SSAValue], shadowed: set[SSAVal
                 for i, (init, arg, r) in enumerate(zip(op.iter_args, op.body.block.args[1:], op.results, strict=True)):
                     if init in varied or yielded.operands[i] in varied:
                         changed |= mark(arg) | mark(r)
+            elif isinstance(op, scf.WhileOp):  # init or yield -> `before`; condition -> `after`, results
+                cond, yielded = op.before_region.block.last_op, op.after_region.block.last_op
+                assert isinstance(cond, scf.ConditionOp) and yielded is not None
+                for init, arg, y in zip(op.arguments, op.before_region.block.args, yielded.operands, strict=True):
+                    if init in varied or y in varied:
+                        changed |= mark(arg)
+                for v, arg, r in zip(cond.args, op.after_region.block.args, op.results, strict=True):
+                    if v in varied:
+                        changed |= mark(arg) | mark(r)
             elif op.regions and op.results:
                 for region in op.regions:
                     for block in region.blocks:
