@@ -276,10 +276,17 @@ class StructuredReverseContext(Protocol):
         are what the reverse of `op` carries in and out."""
         ...
 
-    def region(self, primal: Block | None, block: Block,
-               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None) -> AbstractContextManager[None]:
+    def region(self, primal: Block | None, block: Block | None,
+               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None,
+               iteration: SSAValue | None = None) -> AbstractContextManager[None]:
         """Reverse into `block` the ops of `primal` (the body of an scf.for when `loop` gives
-        its (lb, step, trip count - 1) and `block`'s first argument counts up, or a branch)."""
+        its (lb, step, trip count - 1) and `block`'s first argument counts up; a block of a
+        while loop when `iteration` gives the primal iteration it is; or a branch).  `block`
+        None: in place, where the sweep is."""
+        ...
+
+    def while_trips(self, op: Operation) -> SSAValue:
+        """The times the forward run of while loop `op` ran its body (its `after` region)."""
         ...
 
     def reverse_ops(self, primal: Block) -> None:
