@@ -12,6 +12,7 @@ from xdsl.dialects import arith
 from xdsl.ir import Operation
 
 from xenzyme.rules.context import OpRule
+from xenzyme.rules.partial import Partial, linear_tangent, over
 from xenzyme.rules.structured import StructuredForwardContext as Fwd
 from xenzyme.rules.structured import StructuredReverseContext as Ctx
 
@@ -38,14 +39,18 @@ def _mulf(ctx: Ctx, op: Operation) -> None:
             ctx.accumulate(b, ctx.e.mul(d, ctx.get(a)))
 
 
+def _div_partials(ctx: Ctx | Fwd, op: Operation) -> tuple[Partial, Partial]:
+    """y = a / b: dy/da = 1/b, dy/db = -y/b, as the llvm level's `Partial`s (rules/partial.py),
+    which map a zero seed to zero also where b is zero."""
+    b = ctx.get(op.operands[1])
+    return over(b), Partial(factor=ctx.get(op.results[0]), divisor=b, negate=True)
+
+
 def _divf(ctx: Ctx, op: Operation) -> None:
     if (d := ctx.adjoint(op.results[0])) is not None:
-        a, b = op.operands
-        q = ctx.e.div(d, ctx.get(b))
-        if ctx.active(a):
-            ctx.accumulate(a, q)
-        if ctx.active(b):  # d(a/b)/db = -(a/b)/b
-            ctx.accumulate(b, ctx.e.neg(ctx.e.mul(q, ctx.get(op.results[0]))))
+        for v, p in zip(op.operands, _div_partials(ctx, op), strict=True):
+            if ctx.active(v):
+                ctx.accumulate(v, p.apply(ctx.e, d))  # type: ignore[arg-type]
 
 
 def _negf(ctx: Ctx, op: Operation) -> None:
@@ -103,9 +108,9 @@ def _t_mul(ctx: Fwd, op: Operation) -> None:
 
 
 def _t_div(ctx: Fwd, op: Operation) -> None:
-    b, y = ctx.get(op.operands[1]), ctx.get(op.results[0])
-    ctx.set_tangent(op.results[0], [ctx.e.div(ctx.e.sub(ta, ctx.e.mul(y, tb)), b)
-                                    for ta, tb in zip(ctx.tangent(op.operands[0]), ctx.tangent(op.operands[1]), strict=True)])  # fmt: skip
+    terms = [(p, ctx.tangent(v)) for v, p in zip(op.operands, _div_partials(ctx, op), strict=True) if ctx.active(v)]
+    if terms:
+            ctx.set_tangent(op.results[0], linear_tangent(ctx.e, ctx.width, terms))  # type: ignore[arg-type]
 
 
 def _t_neg(ctx: Fwd, op: Operation) -> None:

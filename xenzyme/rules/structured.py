@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import NoReturn, Protocol
 
-from xdsl.dialects import arith, memref, scf
+from xdsl.dialects import arith, math, memref, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
@@ -87,13 +87,15 @@ class StructuredEmitter:
 
     # ---- constants and float arithmetic ---------------------------------------------------
 
-    def const(self, v: float | int, t: Attribute) -> SSAValue:
+    def const(self, v: float | int, t: Attribute | SSAValue) -> SSAValue:
+        """A constant of type `t` (or of the type of value `t`, as `Emitter.const` takes it)."""
+        t = t.type if isinstance(t, SSAValue) else t
         if self.pool is not None:
             return self.pool.get(v, t)
         return self.value(_constant(v, t))
 
-    def zero(self, t: Attribute) -> SSAValue:
-        return self.const(0, t)
+    def zero(self, t: Attribute, negative: bool = False) -> SSAValue:
+        return self.const(-0.0 if negative else 0, t)
 
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(arith.AddfOp(a, b))
@@ -118,6 +120,19 @@ class StructuredEmitter:
 
     def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.value(arith.CmpfOp(a, b, predicate))
+
+    fcmp = cmpf
+
+    def square(self, a: SSAValue) -> SSAValue:
+        return self.mul(a, a)
+
+    def where(self, c: SSAValue, d: SSAValue) -> SSAValue:
+        """`d` where `c` holds, zero elsewhere."""
+        return self.select(c, d, self.zero(d.type))
+
+    def call(self, name: str, *args: SSAValue) -> SSAValue:
+        """The math function `name` (libm's base name, as the shared math rules ask for it)."""
+        return self.value(_MATH_OPS[name](*args))  # type: ignore[call-arg]
 
     def unary(self, cls: type[Operation], a: SSAValue) -> SSAValue:
         return self.value(cls(a))  # type: ignore[call-arg]
@@ -181,6 +196,14 @@ class StructuredEmitter:
             ivs.append(body.args[0])
             e = StructuredEmitter(InsertPoint.before(body.last_op), self.pool)  # type: ignore[arg-type]
         e.store(v, m, ivs)
+
+
+_MATH_OPS: dict[str, type[Operation]] = {
+    "exp": math.ExpOp, "log": math.LogOp, "sqrt": math.SqrtOp, "sin": math.SinOp, "cos": math.CosOp,
+    "sinh": math.SinhOp, "cosh": math.CoshOp, "pow": math.PowFOp, "trunc": math.TruncOp,
+    "copysign": math.CopySignOp,
+}  # fmt: skip
+"""The math ops standing for the libm functions the shared partial derivatives (rules/libm.py) call."""
 
 
 def static_trip_count(lb: SSAValue, ub: SSAValue, step: SSAValue) -> int | None:
@@ -257,10 +280,17 @@ class StructuredReverseContext(Protocol):
         are what the reverse of `op` carries in and out."""
         ...
 
-    def region(self, primal: Block | None, block: Block,
-               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None) -> AbstractContextManager[None]:
+    def region(self, primal: Block | None, block: Block | None,
+               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None,
+               iteration: SSAValue | None = None) -> AbstractContextManager[None]:
         """Reverse into `block` the ops of `primal` (the body of an scf.for when `loop` gives
-        its (lb, step, trip count - 1) and `block`'s first argument counts up, or a branch)."""
+        its (lb, step, trip count - 1) and `block`'s first argument counts up; a block of a
+        while loop when `iteration` gives the primal iteration it is; or a branch).  `block`
+        None: in place, where the sweep is."""
+        ...
+
+    def while_trips(self, op: Operation) -> SSAValue:
+        """The times the forward run of while loop `op` ran its body (its `after` region)."""
         ...
 
     def reverse_ops(self, primal: Block) -> None:

@@ -50,6 +50,7 @@ from xenzyme.rules.structured import (
     ConstantPool,
     StructuredEmitter,
     constant_int,
+    index,
     reverse_zero,
     static_trip_count,
 )
@@ -87,6 +88,17 @@ def _inside(v: SSAValue, op: Operation) -> bool:
         if o is op:
             return True
         o = o.parent_op()
+    return False
+
+
+def _in_region(v: SSAValue, region: Region) -> bool:
+    """Whether `v` is defined in `region` (at any depth)."""
+    b = _def_block(v)
+    while b is not None:
+        if b.parent is region:
+            return True
+        o = b.parent_op()
+        b = o.parent_block() if o is not None else None
     return False
 
 
@@ -224,6 +236,11 @@ class _Builder(_RuleContext):
         self.caches: dict[SSAValue, tuple[SSAValue, list[Operation]]] = {}
         self.cache_memrefs: list[SSAValue] = []
         self.fwd_iteration: dict[Operation, SSAValue] = {}
+        self.trips: dict[Operation, tuple[SSAValue, SSAValue, SSAValue]] = {}
+        """Per while loop: the times its forward copy ran its body, and the copy's iteration
+        numbers in its `before` and `after` blocks (see `while_trips`)."""
+        self.counts: dict[Operation, SSAValue] = {}
+        """Per while loop whose values are cached: its trip count from the counting run."""
 
     # ---- building -------------------------------------------------------------------------
 
@@ -364,12 +381,22 @@ class _Builder(_RuleContext):
                 _unsupported(op, "has no reverse rule but its result carries a derivative")
 
     @contextmanager
-    def region(self, primal: Block | None, block: Block,
-               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None) -> Iterator[None]:  # fmt: skip
+    def region(self, primal: Block | None, block: Block | None,
+               loop: tuple[SSAValue, SSAValue, SSAValue] | None = None,
+               iteration: SSAValue | None = None) -> Iterator[None]:  # fmt: skip
         outer_e = self.e
-        frame = _Frame(primal, block)
-        self.e = StructuredEmitter.at_end(block, self.pool)
-        if loop is not None:
+        if block is None:  # reversed in place, where the sweep is
+            point = self.e.point
+            block = point.block
+            prev = point.insert_before.prev_op if point.insert_before is not None else block.last_op
+            frame = _Frame(primal, block, head=prev)
+        else:
+            frame = _Frame(primal, block, head=block.last_op)
+            self.e = StructuredEmitter.at_end(block, self.pool)
+        if iteration is not None:  # a while loop's block: the iteration is given
+            assert primal is not None
+            frame.loop, frame.iteration = primal.parent_op(), iteration
+        elif loop is not None:
             assert primal is not None
             lb, step, last = loop
             e = self.e
@@ -401,6 +428,71 @@ class _Builder(_RuleContext):
             if isinstance(a.type, MemRefType) and a in self.written:
                 self.fail(op, "passes a memref that the function also writes to a call")
         return self.gen.gradient(callee, activity, ret, op)
+
+    # ---- while loops ---------------------------------------------------------------------------
+
+    def while_trips(self, op: Operation) -> SSAValue:
+        """The times the forward copy of while loop `op` ran its body: the copy carries one more
+        index, its iteration number, which it returns (usable anywhere after the copy, as `op`
+        is in the function's own block: one run of it, a trip count for the reverse sweep)."""
+        assert isinstance(op, scf.WhileOp)
+        if op in self.trips:
+            return self.trips[op][0]
+        if op.parent_block() is not self.fn.body.blocks[0]:
+            _unsupported(op, "is inside a region: the structured reverse mode reverses while loops in the function's "
+                         "own block (the trip count of a nested one would need caching per run)")  # fmt: skip
+        old = self.fwd_ops[op]
+        assert isinstance(old, scf.WhileOp)
+        before, after = (old.detach_region(r) for r in (old.before_region, old.after_region))
+        kb = before.block.insert_arg(index, len(before.block.args))
+        ka = after.block.insert_arg(index, len(after.block.args))
+        kb.name_hint = ka.name_hint = "trip"
+        cond, yielded = before.block.last_op, after.block.last_op
+        assert isinstance(cond, scf.ConditionOp) and isinstance(yielded, scf.YieldOp)
+        new_cond = scf.ConditionOp(cond.condition, *cond.args, kb)
+        Rewriter.replace_op(cond, new_cond)
+        e = StructuredEmitter(InsertPoint.before(yielded), self.pool)
+        new_yield = scf.YieldOp(*yielded.operands, e.addi(ka, e.const(1, index)))
+        Rewriter.replace_op(yielded, new_yield)
+        new = scf.WhileOp([*old.arguments, self.pool.get(0, index)], [*old.result_types, index], before, after)
+        Rewriter.replace_op(old, new, new_results=new.results[:-1])
+        self.fwd_ops[op] = new
+        self.fwd_ops[op.before_region.block.last_op] = new_cond  # type: ignore[index]
+        self.fwd_ops[op.after_region.block.last_op] = new_yield  # type: ignore[index]
+        for r, n in zip(op.results, new.results, strict=False):
+            self.fwd_map[r] = n
+        n = new.results[-1]
+        n.name_hint = "trips"
+        self.trips[op] = (n, kb, ka)
+        return n
+
+    def _counted_trips(self, op: Operation) -> SSAValue:
+        """The trip count of while loop `op` known before its forward copy starts, to size the
+        caches of its values: a first run of the loop that only counts (so the loop must not
+        write memory, which the second run would see changed)."""
+        if op in self.counts:
+            return self.counts[op]
+        for o in op.walk():
+            if o is op:
+                continue
+            if isinstance(o, func.CallOp):
+                callee = self.gen.functions.get(o.callee.string_value())
+                if callee is None or _writes_memory(callee, self.gen.functions, set()):
+                    _unsupported(o, "is called in a while loop whose values the reverse sweep caches: the structured "
+                                 "reverse mode runs such a loop twice (counting its trips to size the caches first), "
+                                 "which needs a loop that does not write memory")  # fmt: skip
+            elif not o.regions and (has_effects(o, MemoryEffectKind.WRITE) or has_effects(o, MemoryEffectKind.ALLOC)):
+                _unsupported(o, "writes memory in a while loop whose values the reverse sweep caches: the structured "
+                             "reverse mode runs such a loop twice (counting its trips to size the caches first), which "
+                             "needs a loop that does not write memory")  # fmt: skip
+        self.while_trips(op)
+        fwd = self.fwd_ops[op]
+        counting = fwd.clone()
+        Rewriter.insert_op(counting, InsertPoint.before(fwd))
+        n = counting.results[-1]
+        n.name_hint = "trips_counted"
+        self.counts[op] = n
+        return n
 
     # ---- primal values in the reverse sweep --------------------------------------------------
 
@@ -486,10 +578,18 @@ class _Builder(_RuleContext):
             p = p.parent_op()
         around.reverse()
         outermost = around[0]
-        loops = [o for o in around if isinstance(o, scf.ForOp)]
+        loops = [o for o in around if isinstance(o, scf.ForOp | scf.WhileOp)]
+        if isinstance(outermost, scf.WhileOp):
+            self._counted_trips(outermost)  # (before the caches are allocated, which need it)
         fe = StructuredEmitter(InsertPoint.before(self.fwd_ops[outermost]), self.pool)
         shape, sizes = [], []
         for loop in loops:
+            if isinstance(loop, scf.WhileOp):  # (the outermost: `while_trips` allows no other)
+                shape.append(DYNAMIC_INDEX)
+                n = self.counts[loop]
+                in_before = _in_region(v, loop.before_region)
+                sizes.append(fe.addi(n, fe.const(1, index)) if in_before else n)
+                continue
             assert isinstance(loop, scf.ForOp)
             c = static_trip_count(loop.lb, loop.ub, loop.step)
             shape.append(c if c is not None else DYNAMIC_INDEX)
@@ -503,7 +603,7 @@ class _Builder(_RuleContext):
         cache = fe.alloc(MemRefType(v.type, shape), sizes)
         cache.name_hint = f"{v.name_hint}_cache" if v.name_hint else "cache"
         self.cache_memrefs.append(cache)
-        idx = [self._fwd_iteration(loop) for loop in loops]
+        idx = [self._fwd_iteration(loop, v) for loop in loops]
         if isinstance(v, BlockArgument):
             body = self.fwd_map[v].owner
             assert isinstance(body, Block)
@@ -515,8 +615,12 @@ class _Builder(_RuleContext):
         self.caches[v] = (cache, loops)
         return self.caches[v]
 
-    def _fwd_iteration(self, loop: Operation) -> SSAValue:
-        """The iteration number of the forward copy of `loop`, at the start of its body."""
+    def _fwd_iteration(self, loop: Operation, v: SSAValue) -> SSAValue:
+        """The iteration number of the forward copy of `loop`, at the start of its body (of a
+        while loop: of the block whose region holds `v`)."""
+        if isinstance(loop, scf.WhileOp):
+            _, kb, ka = self.trips[loop]
+            return kb if _in_region(v, loop.before_region) else ka
         assert isinstance(loop, scf.ForOp)
         if loop in self.fwd_iteration:
             return self.fwd_iteration[loop]

@@ -14,7 +14,9 @@
 // CHECK-NEXT:    %[[DS:.*]] = arith.negf %[[DE]] : f64
 // CHECK-NEXT:    %[[DQ:.*]] = arith.select %c, %[[DS]], %[[Z]] : f64
 // CHECK-NEXT:    %[[DX1:.*]] = arith.select %c, %[[Z]], %[[DS]] : f64
-// CHECK-NEXT:    %[[DP:.*]] = arith.divf %[[DQ]], %y : f64
+// CHECK-NEXT:    %[[DP0:.*]] = arith.divf %[[DQ]], %y : f64
+// CHECK-NEXT:    %[[NZ:.*]] = arith.cmpf une, %[[DQ]], %[[Z]] : f64
+// CHECK-NEXT:    %[[DP:.*]] = arith.select %[[NZ]], %[[DP0]], %[[Z]] : f64
 // CHECK-NEXT:    %[[DX2:.*]] = arith.mulf %[[DP]], %y : f64
 // CHECK-NEXT:    %[[DX:.*]] = arith.addf %[[DX1]], %[[DX2]] : f64
 // CHECK-NEXT:    func.return %[[DX]] : f64
