@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import AnyFloat, MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import ActivityInfo, Carried, solve
+from xenzyme.analysis.memref_views import VIEWS, root
 
 
 def _float(v: SSAValue) -> bool:
@@ -49,11 +50,15 @@ class StructuredActivityIR:
     forward mode); otherwise none does."""
     stores: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
     """The values stored into each memref (for usefulness through memory)."""
+    copied_from: dict[SSAValue, list[SSAValue]] = field(default_factory=dict)
+    """The memrefs `memref.copy` copies into each memref (their stored values reach it too)."""
 
     def __post_init__(self) -> None:
         for op in self.fn.walk():
             if isinstance(op, memref.StoreOp):
-                self.stores.setdefault(op.memref, []).append(op.value)
+                self.stores.setdefault(root(op.memref), []).append(op.value)
+            elif isinstance(op, memref.CopyOp):
+                self.copied_from.setdefault(root(op.destination), []).append(root(op.source))
 
     def steps(self) -> Iterable[Operation | Carried]:
         for op in self.fn.walk():
@@ -72,20 +77,27 @@ class StructuredActivityIR:
         if op.regions:
             return False  # (its results: carried values)
         if isinstance(op, memref.LoadOp):
-            varied = op.memref in info.shadowed_objects
+            varied = root(op.memref) in info.shadowed_objects
         elif isinstance(op, memref.StoreOp):
             if op.value not in info.varied:
                 return False
             changed = False
-            if op.memref not in info.shadowed and op not in info.unshadowed_stores and _is_argument(op.memref):
+            obj = root(op.memref)  # (a view's memory is its source's)
+            if obj not in info.shadowed and op not in info.unshadowed_stores and _is_argument(obj):
                 info.unshadowed_stores.append(op)
                 changed = True
-            if op.memref not in info.shadowed_objects:  # (a `const` argument too: read back, the store is active)
-                info.shadowed_objects.add(op.memref)
+            if obj not in info.shadowed_objects:  # (a `const` argument too: read back, the store is active)
+                info.shadowed_objects.add(obj)
                 changed = True
             return changed
+        elif isinstance(op, memref.CopyOp):  # a load of every element and a store of it
+            src, dst = root(op.source), root(op.destination)
+            if src not in info.shadowed_objects or dst in info.shadowed_objects:
+                return False
+            info.shadowed_objects.add(dst)
+            return True
         elif isinstance(op, func.CallOp):  # a callee reads the memrefs it is given (writes are rejected)
-            varied = any(o in info.varied or o in info.shadowed_objects for o in op.operands)
+            varied = any(o in info.varied or root(o) in info.shadowed_objects for o in op.operands)
         else:
             varied = any(o in info.varied for o in op.operands)
         changed = False
@@ -99,15 +111,27 @@ class StructuredActivityIR:
         for op in self.fn.walk():
             if isinstance(op, func.ReturnOp) and op.parent_op() is self.fn and self.ret_activity == "active":
                 yield from op.operands
-            elif isinstance(op, memref.StoreOp) and op.memref in info.shadowed and _is_argument(op.memref):
+            elif isinstance(op, memref.StoreOp) and root(op.memref) in info.shadowed and _is_argument(root(op.memref)):
                 yield op.value
+
+    def _stored(self, m: SSAValue) -> list[SSAValue]:
+        """The values stored into memory `m` (a root memref), directly or through copies."""
+        out: list[SSAValue] = []
+        seen, work = set(), [m]
+        while work:
+            x = work.pop()
+            if x not in seen:
+                seen.add(x)
+                out += self.stores.get(x, [])
+                work += self.copied_from.get(x, [])
+        return out
 
     def inputs(self, info: ActivityInfo, op: Operation) -> Iterable[SSAValue]:
         if isinstance(op, memref.LoadOp):
-            return self.stores.get(op.memref, [])
+            return self._stored(root(op.memref))
         if isinstance(op, func.CallOp):
             return [*op.operands, *(v for o in op.operands if isinstance(o.type, MemRefType)
-                                    for v in self.stores.get(o, []))]  # fmt: skip
+                                    for v in self._stored(root(o)))]  # fmt: skip
         return op.operands
 
 
@@ -150,11 +174,14 @@ def analyze_structured(fn: func.FuncOp, activities: Sequence[str], ret_activity:
             info.shadowed_objects.add(p)
     ir = StructuredActivityIR(fn, ret_activity)
     solve(ir, info)
-    read_usefully = {op.memref for op in fn.walk() if isinstance(op, memref.LoadOp) and op.res in info.useful}
+    read_usefully = {root(op.memref) for op in fn.walk() if isinstance(op, memref.LoadOp) and op.res in info.useful}
     read_usefully |= {o for op in fn.walk() if isinstance(op, func.CallOp) and any(r in info.useful for r in op.results)
                       for o in op.operands if isinstance(o.type, MemRefType)}  # fmt: skip
     for m in info.shadowed_objects:
         if not _is_argument(m) and m in read_usefully:
             info.shadowed.add(m)
+    for op in fn.walk():  # a view of memory with a shadow has one: the same view of the shadow
+        if isinstance(op, VIEWS) and root(op.results[0]) in info.shadowed:
+            info.shadowed.add(op.results[0])
     info.unshadowed_stores = [s for s in info.unshadowed_stores if s.operands[1] not in info.shadowed]  # (store: value, memref)
     return info
