@@ -2,8 +2,9 @@
 
 Each program in tests/programs/ad/ (C, or C++ for `.cpp`) calls __enzyme_autodiff and compares the result with central
 finite differences or exact values, printing PASS and exiting 0 when every check holds.  Each is
-compiled by clang-19 at -O0, -O2 and -O3, differentiated by `xenzyme-opt -p enzyme`, linked with
-the system C compiler and run.
+compiled by clang-19 at -O0, -O2 and -O3, differentiated by `xenzyme-opt -p enzyme` (once for these
+tests and the sanitizer's: tests/differentiated.py), compiled by xenzyme's backend, linked with the
+system C compiler and run.
 
 Each is also differentiated without LLVM's optimiser first (`enzyme{preopt=0}`, on -O2 IR): the
 analyses then see the IR as clang left it.
@@ -19,27 +20,27 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, XENZYME_OPT, clang, run
+from differentiated import differentiated_ir, extra_cflags
 
 PROGRAMS = sorted((REPO / "tests" / "programs" / "ad").glob("*.c*"))  # C and C++ (.cpp)
 LEVELS = ["-O0", "-O2", "-O3"]
-_CFLAGS = "// CFLAGS:"
-
-
-def extra_cflags(program: Path) -> list[str]:
-    """Flags from a first line `// CFLAGS: ...` of the program, if it has one."""
-    with program.open() as f:
-        first = f.readline().strip()
-    return first[len(_CFLAGS) :].split() if first.startswith(_CFLAGS) else []
 
 
 def _build_and_run(program: Path, level: str, pipeline: str, tmp_path: Path, flags: tuple[str, ...] = ()) -> None:
     ll = tmp_path / "prog.ll"
     obj = tmp_path / "prog.o"
     exe = tmp_path / "prog"
-    r = run([clang(), level, *flags, *extra_cflags(program), "-S", "-emit-llvm", str(program), "-o", str(ll)])
-    assert r.returncode == 0, r.stderr
-    r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
-    assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"
+    if pipeline == "enzyme" and not flags:
+        # the IR the sanitizer tests build too (tests/differentiated.py), compiled here by
+        # xenzyme's backend as `-t obj` would
+        from xenzyme.backend.native import object_code
+
+        obj.write_bytes(object_code(Path(differentiated_ir(program, level, tmp_path)).read_text()))
+    else:
+        r = run([clang(), level, *flags, *extra_cflags(program), "-S", "-emit-llvm", str(program), "-o", str(ll)])
+        assert r.returncode == 0, r.stderr
+        r = run([*XENZYME_OPT, str(ll), "-p", pipeline, "-t", "obj", "-o", str(obj)])
+        assert r.returncode == 0, f"xenzyme-opt failed:\n{r.stderr}"
     libs = ["-lstdc++"] if program.suffix == ".cpp" else []
     r = run(["cc", str(obj), "-lm", *libs, "-o", str(exe)])
     assert r.returncode == 0, r.stderr

@@ -16,11 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, VectorType
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import MemoryEffectKind, get_effects
 
-from xenzyme.analysis.cfg import CFG
+from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
 
@@ -633,38 +633,140 @@ def noalias_argument(o: Object, uncaptured: bool = False) -> bool:
     return distinct and (not uncaptured or isinstance(captures, StringAttr) and captures.data == "none")
 
 
-def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp]) -> bool:
+def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp],
+                       _open: frozenset[tuple[str, int, int]] = frozenset()) -> bool:
     """Whether the address of a heap allocation may outlive the function: returned, stored into
     memory, passed to a call that may keep it, or turned into an integer.  Loads, stores into
-    it, memory intrinsics, comparisons and deallocation do not let it escape.  `functions`
-    gives the callees' declarations, whose `captures(none)` says they keep nothing."""
+    it, memory intrinsics, comparisons and deallocation do not let it escape.  Nor does placing
+    it in an aggregate value, or storing it into memory of this function that nothing outside
+    it reads (a stack slot or heap block whose own address, kept the same way, only loads,
+    stores, comparisons and its deallocation use): the pointers extracted or loaded back are
+    followed instead.  `functions` gives the callees: a declaration's `captures(none)` says it
+    keeps nothing, and so does a definition whose parameter does not escape it (one that frees
+    it, say)."""
+    return _escapes(0, alloc, cfg, functions, _open)
+
+
+def _escapes(depth0: int, start: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp],
+             _open: frozenset[tuple[str, int, int]]) -> bool:
+    """`allocation_escapes` from `start` at depth `depth0` (see below)."""
     flows: dict[SSAValue, list[SSAValue]] = {}
     for b in cfg.rpo:
         for p in cfg.preds.get(b, []):
             for arg, inc in zip(b.args, cfg.incoming(b, p), strict=True):
                 flows.setdefault(inc, []).append(arg)
-    seen: set[SSAValue] = set()
-    work = [alloc]
+    # (depth, value): at depth 0 a value that may be the allocation's address; at depth d > 0
+    # the address of memory of this function that may hold values of depth d - 1
+    seen: set[tuple[int, SSAValue]] = set()
+    work: list[tuple[int, SSAValue]] = [(depth0, start)]
     while work:
-        v = work.pop()
-        if v in seen:
+        item = work.pop()
+        if item in seen:
             continue
-        seen.add(v)
-        work += flows.get(v, [])
+        seen.add(item)
+        depth, v = item
+        if depth > _MAX_DEPTH or len(seen) > 4096:
+            return True
+        work += [(depth, a) for a in flows.get(v, [])]
         for use in v.uses:
             op = use.operation
-            if isinstance(op, (*_ADDRESS_OPS, ext.SelectOp, ext.FreezeOp)):
-                work += op.results
+            if isinstance(op, (*_ADDRESS_OPS, ext.SelectOp, ext.FreezeOp, xllvm.InsertValueOp)):
+                work += [(depth, r) for r in op.results]
+            elif isinstance(op, xllvm.ExtractValueOp):
+                t = op.results[0].type
+                if isinstance(t, ext.LLVMPointerType):
+                    work.append((depth, op.results[0]))
+                elif _holds_pointer(t):
+                    return True
+            elif isinstance(op, ext.StoreOp) and use.index == 0:
+                roots = pointer_roots(op.operands[1], cfg)
+                if not roots or not all(_own_memory(r) for r in roots):
+                    return True
+                work += [(depth + 1, r) for r in roots]
+            elif isinstance(op, xllvm.CallOp) and use.index == 0 and callee_name(op) in _MOVES:
+                work += [(depth, r) for r in op.results]  # (the same memory, moved)
             elif isinstance(op, xllvm.CallOp):
                 name = callee_name(op)
-                if not is_deallocation(op) and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions):
+                if not is_deallocation(op) and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions, _open, depth):
                     return True
-            elif isinstance(op, ext.StoreOp):
-                if use.index == 0:
+            elif ext.is_annotation(op):
+                pass
+            elif isinstance(op, xllvm.PtrToIntOp) and _only_compared(op.results[0]):
+                pass  # (an overlap check of vectorised code)
+            elif depth == 0:
+                if not isinstance(op, (*_KEEPS_NOTHING, ext.StoreOp)) and not (op.successors and not isinstance(op, xllvm.ReturnOp)):
                     return True
-            elif not isinstance(op, _KEEPS_NOTHING) and not (op.successors and not isinstance(op, xllvm.ReturnOp)):
-                return True
+            elif isinstance(op, xllvm.LoadOp):
+                if _holds_pointer(op.results[0].type):
+                    work.append((depth - 1, op.results[0]))
+                # (anything else read back is not the pointer: pointers are read back as pointers)
+            elif not isinstance(op, (ext.StoreOp, ext.ICmpOp, ext.MemsetOp)) and not (op.successors and not isinstance(op, xllvm.ReturnOp)):
+                return True  # (memory holding the pointer, read by a call or copied)
     return False
+
+
+def _only_compared(v: SSAValue) -> bool:
+    """Whether an address turned into an integer only reaches comparisons, through integer
+    arithmetic (the run-time overlap checks of vectorised loops): it keeps nothing."""
+    seen: set[SSAValue] = set()
+    work = [v]
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if len(seen) > 64:
+            return False
+        for use in x.uses:
+            op = use.operation
+            if isinstance(op, ext.ICmpOp):
+                continue
+            if op.name not in _INTEGER_ARITHMETIC:
+                return False
+            work += op.results
+    return True
+
+
+_INTEGER_ARITHMETIC = {f"llvm.{n}" for n in ("add", "sub", "mul", "and", "or", "xor", "shl", "lshr", "ashr", "udiv", "sdiv",
+                                             "urem", "srem", "select", "freeze", "trunc", "zext", "sext")}  # fmt: skip
+
+
+_MOVES = ("realloc", "reallocf", "xenzyme.cache.grow")
+"""Functions that move the memory their first argument points to and return its new address."""
+
+_MAX_DEPTH = 4
+"""How deeply memory holding the pointer may nest (a slot holding a block holding it, ...)."""
+
+
+def _own_memory(root: SSAValue) -> bool:
+    """A stack slot or heap block that this function allocates."""
+    owner = root.owner
+    return isinstance(owner, xllvm.AllocaOp) or isinstance(owner, xllvm.CallOp) and allocator_of(owner) is not None
+
+
+def _holds_pointer(t: Attribute) -> bool:
+    """Whether a type has pointers among its members (a pointer itself included)."""
+    if isinstance(t, ext.LLVMStructType | ext.LLVMPackedStructType):
+        return any(_holds_pointer(m) for m in t.types.data)
+    if isinstance(t, ext.LLVMArrayType):
+        return _holds_pointer(t.type)
+    if isinstance(t, VectorType):
+        return _holds_pointer(t.element_type)
+    return isinstance(t, ext.LLVMPointerType)
+
+
+def _arg_kept(op: xllvm.CallOp, index: int, fn: xllvm.FuncOp, functions: dict[str, xllvm.FuncOp],
+              _open: frozenset[tuple[str, int, int]], depth: int) -> bool | None:
+    """Whether `fn`'s body may keep its `index`-th parameter, or at `depth` > 0 the pointers
+    in the memory it points to (None: it cannot be told)."""
+    args = fn.body.blocks.first.args  # type: ignore[union-attr]
+    if isinstance(op, xllvm.CallOp) and index >= len(op.args) or index >= len(args):
+        return None
+    try:
+        cfg = CFG(fn.body)
+    except IrreducibleControlFlow:
+        return None
+    return _escapes(depth, args[index], cfg, functions, _open | {(fn.sym_name.data, index, depth)})
 
 
 _KEEPS_NOTHING = (xllvm.LoadOp, ext.ICmpOp, ext.MemcpyOp, ext.MemmoveOp, ext.MemsetOp, xllvm.CallIntrinsicOp)
@@ -672,9 +774,19 @@ _KEEPS_NOTHING = (xllvm.LoadOp, ext.ICmpOp, ext.MemcpyOp, ext.MemmoveOp, ext.Mem
 they feed)."""
 
 
-def _keeps_nothing(op: xllvm.CallOp, index: int, functions: dict[str, xllvm.FuncOp]) -> bool:
-    """Whether the callee cannot keep its `index`-th operand (`nocapture` / `captures(none)`)."""
-    fn = functions.get(callee_name(op) or "")
+def _keeps_nothing(op: xllvm.CallOp, index: int, functions: dict[str, xllvm.FuncOp],
+                   _open: frozenset[tuple[str, int, int]] = frozenset(), depth: int = 0) -> bool:
+    """Whether the callee cannot keep its `index`-th operand (at `depth` > 0: the pointers held
+    in the memory it points to): for a function of the module, a parameter that does not
+    escape its body (a recursive cycle counts as keeping it); for a declaration, at depth 0,
+    `nocapture` / `captures(none)`."""
+    name = callee_name(op) or ""
+    fn = functions.get(name)
+    if fn is not None and fn.body.blocks and (name, index, depth) not in _open:
+        if _arg_kept(op, index, fn, functions, _open, depth) is False:
+            return True
+    if depth > 0:
+        return False
     for attrs in (op.attributes.get("arg_attrs"), fn.arg_attrs if fn is not None else None):
         if isinstance(attrs, ArrayAttr) and index < len(attrs.data):
             d = attrs.data[index]

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, I
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import DEALLOCATORS, allocation_escapes, callee_name, pointer_roots
+from xenzyme.analysis.alias import DEALLOCATORS, allocation_escapes, allocator_of, callee_name, pointer_roots
 from xenzyme.analysis.hints import CustomGradient
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
@@ -267,12 +267,55 @@ class ReverseCalls:
         if plan.ret_activity == "dup":
             self._free_returned_shadow(op)
 
+    def fresh_memory_release(self) -> str | None:
+        """The deallocator of the memory this function returns, when every pointer it returns
+        is heap memory allocated during the call (by an allocator here, or by a differentiated
+        callee that returns such memory) and one deallocator taking only the pointer gives it
+        all back; None otherwise.  The shadow returned is then fresh memory from the same
+        allocator, which the caller's derivative frees (`_free_returned_shadow`)."""
+        g = self.g
+        gen = g.generator
+        if gen is None or not g.ret_blocks:
+            return None
+        found: set[str] = set()
+        for b in g.ret_blocks:
+            ret = b.last_op
+            assert isinstance(ret, xllvm.ReturnOp)
+            if ret.arg is None or not is_pointer_like(ret.arg.type):
+                return None
+            roots = pointer_roots(ret.arg, g.cfg)
+            if not roots:
+                return None
+            for root in roots:
+                call = root.owner
+                if isinstance(call, xllvm.ZeroOp) or call in self.trapped_calls:
+                    continue  # (null, or a call that stops the program)
+                plan = self.plans.get(call) if isinstance(call, Operation) else None
+                if plan is not None and (plan.augmented, plan.reverse) in gen.fresh_returns:
+                    found.add(gen.fresh_returns[(plan.augmented, plan.reverse)])
+                    continue
+                alloc = allocator_of(call) if isinstance(call, xllvm.CallOp) else None
+                if alloc is None or alloc.dealloc_args != (-1,):
+                    return None
+                found.add(alloc.deallocator)
+        return found.pop() if len(found) == 1 else None
+
     def _free_returned_shadow(self, op: xllvm.CallOp) -> None:
-        """Fresh memory a callee returns (`noalias`) and this function frees without letting it
-        escape: its shadow, made by the callee, ends after the callee's reverse."""
+        """Fresh memory a callee returns whose address does not outlive this function: its
+        shadow, made by the callee, ends after the callee's reverse.  The memory is known to be
+        fresh from how the callee makes it (`fresh_memory_release`), or from its `noalias`
+        result where this function frees it."""
         g = self.g
         fn = self.callee(op)
         r = op.returned
+        plan = self.plans[op]
+        gen = g.generator
+        release = gen.fresh_returns.get((plan.augmented, plan.reverse)) if gen is not None else None
+        if r is not None and release is not None:
+            if not allocation_escapes(r, g.cfg, g.functions):
+                g.e.declare(release, [ext.LLVMPointerType()])
+                g.e.call_function(release, [g.shadow(r)])
+            return
         res_attrs = fn.res_attrs.data if fn is not None and fn.res_attrs is not None else ()
         if r is None or not any("llvm.noalias" in d.data for d in res_attrs if isinstance(d, DictionaryAttr)):
             return

@@ -41,6 +41,10 @@ class GradientGenerator:
         self.tape_sizes: dict[tuple[str, str], int] = {}
         """Bytes of the tape of each pair of split functions."""
         self.prepared: dict[str, xllvm.FuncOp] = {}
+        self.fresh_returns: dict[tuple[str, str], str] = {}
+        """Split functions whose returned pointer is heap memory allocated during the call, and
+        the function that gives it back (the shadow is fresh memory of the same kind: see
+        `ReverseCalls.fresh_memory_release`)."""
         self.hints = Hints.of(module)
         self.tbaa = TBAA(module)
         self.custom_wrappers: dict[object, str] = {}
@@ -84,6 +88,8 @@ class GradientGenerator:
         self.split_generated[key] = names
         self.symbols.reserved.update(names)
         funcs, builder = self._build(fn, acts, ret, names, split=True, tape_buffer=tape_buffer, team=team)
+        if ret == "dup" and (release := builder.calls.fresh_memory_release()) is not None:
+            self.fresh_returns[names] = release
         layout = size_align(builder.tape_type) if builder.tape_type is not None and builder.caching.all_caches else (0, 1)
         assert layout is not None
         self.tape_sizes[names] = layout[0]
