@@ -648,8 +648,9 @@ def allocation_escapes(alloc: SSAValue, cfg: CFG, functions: dict[str, xllvm.Fun
 
 
 def _escapes(depth0: int, start: SSAValue, cfg: CFG, functions: dict[str, xllvm.FuncOp],
-             _open: frozenset[tuple[str, int, int]]) -> bool:
-    """`allocation_escapes` from `start` at depth `depth0` (see below)."""
+             _open: frozenset[tuple[str, int, int]], returned: list[bool] | None = None) -> bool:
+    """`allocation_escapes` from `start` at depth `depth0` (see below); with `returned`, a
+    return of the address is noted there instead of counting as an escape."""
     flows: dict[SSAValue, list[SSAValue]] = {}
     for b in cfg.rpo:
         for p in cfg.preds.get(b, []):
@@ -670,7 +671,9 @@ def _escapes(depth0: int, start: SSAValue, cfg: CFG, functions: dict[str, xllvm.
         work += [(depth, a) for a in flows.get(v, [])]
         for use in v.uses:
             op = use.operation
-            if isinstance(op, (*_ADDRESS_OPS, ext.SelectOp, ext.FreezeOp, xllvm.InsertValueOp)):
+            if returned is not None and depth == 0 and isinstance(op, xllvm.ReturnOp):
+                returned.append(True)
+            elif isinstance(op, (*_ADDRESS_OPS, ext.SelectOp, ext.FreezeOp, xllvm.InsertValueOp)):
                 work += [(depth, r) for r in op.results]
             elif isinstance(op, xllvm.ExtractValueOp):
                 t = op.results[0].type
@@ -688,7 +691,9 @@ def _escapes(depth0: int, start: SSAValue, cfg: CFG, functions: dict[str, xllvm.
             elif isinstance(op, xllvm.CallOp):
                 name = callee_name(op)
                 if not is_deallocation(op) and name not in READONLY_LIBRARY and not _keeps_nothing(op, use.index, functions, _open, depth):
-                    return True
+                    if depth > 0 or not _only_returned(op, use.index, functions, _open):
+                        return True
+                    work += [(depth, r) for r in op.results]  # (a helper choosing a pointer: the result)
             elif ext.is_annotation(op):
                 pass
             elif isinstance(op, xllvm.PtrToIntOp) and _only_compared(op.results[0]):
@@ -767,6 +772,25 @@ def _arg_kept(op: xllvm.CallOp, index: int, fn: xllvm.FuncOp, functions: dict[st
     except IrreducibleControlFlow:
         return None
     return _escapes(depth, args[index], cfg, functions, _open | {(fn.sym_name.data, index, depth)})
+
+
+def _only_returned(op: xllvm.CallOp, index: int, functions: dict[str, xllvm.FuncOp],
+                   _open: frozenset[tuple[str, int, int]]) -> bool:
+    """Whether a function of the module keeps its `index`-th parameter only by returning it (a
+    helper that chooses one of its pointers): the call's result is then that memory too."""
+    name = callee_name(op) or ""
+    fn = functions.get(name)
+    if fn is None or not fn.body.blocks or (name, index, 0) in _open:
+        return False
+    args = fn.body.blocks.first.args  # type: ignore[union-attr]
+    if index >= len(op.args) or index >= len(args):
+        return False
+    try:
+        cfg = CFG(fn.body)
+    except IrreducibleControlFlow:
+        return False
+    returned: list[bool] = []
+    return not _escapes(0, args[index], cfg, functions, _open | {(name, index, 0)}, returned) and bool(returned)
 
 
 _KEEPS_NOTHING = (xllvm.LoadOp, ext.ICmpOp, ext.MemcpyOp, ext.MemmoveOp, ext.MemsetOp, xllvm.CallIntrinsicOp)
