@@ -89,9 +89,7 @@ Only the loops of the functions the requests name are checkpointed, not those of
 
 from __future__ import annotations
 
-import functools
 import os
-import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -117,6 +115,7 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import call_op
 from xenzyme.rules.libm import MATH
 from xenzyme.transforms.diff.errors import location_of
+from xenzyme.transforms.runtime_ir import link_runtime, symbol
 
 SCHEMES = ("off", "binomial", "periodic", "online")
 MARKER = "__enzyme_checkpoint"
@@ -676,9 +675,9 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, 
         PARAM=param,
     )
     glue = import_llvm_ir(text, "<checkpoint-loops>")
-    present = {_symbol(o) for o in module.ops}
+    present = {symbol(o) for o in module.ops}
     for o in list(glue.ops):
-        s = _symbol(o)
+        s = symbol(o)
         if s in present or (isinstance(o, xllvm.FuncOp) and not o.body.blocks):
             continue
         o.detach()
@@ -700,42 +699,7 @@ def _add_glue(module: ModuleOp, key: str, npointers: int, size: int, nreg: int, 
             o.erase()
 
 
-def _symbol(op: Operation) -> str | None:
-    sym = op.properties.get("sym_name")
-    return sym.data if isinstance(sym, StringAttr) else None
-
-
-@functools.cache
-def _runtime_text() -> str:
-    """The runtime as the module's own internal functions: without its metadata (TBAA, loop
-    hints: the module's numbering differs) and without clang's choice of target CPU."""
-    with open(RUNTIME) as f:
-        lines = [ln for ln in f.read().splitlines() if not ln.startswith("!")]
-    text = "\n".join(re.sub(r", ![\w.]+ !\d+", "", ln) for ln in lines) + "\n"
-    text = re.sub(r'"(target-cpu|target-features|tune-cpu)"="[^"]*"', "", text)
-    return text.replace("define dso_local", "define internal")
-
-
 def _link_runtime(module: ModuleOp) -> None:
     """Copy the runtime's definitions into `module` (once); a program's own definition of the
     counters (`COUNTERS`) is kept, a declaration of one replaced."""
-    from xenzyme.frontend.llvm_import import import_llvm_ir
-
-    present = {_symbol(o): o for o in module.ops}
-    if "__xenzyme_checkpoint_reverse" in present and present["__xenzyme_checkpoint_reverse"].body.blocks:
-        return
-    rt = import_llvm_ir(_runtime_text(), RUNTIME)
-    for o in list(rt.ops):
-        s = _symbol(o)
-        old = present.get(s)
-        if old is not None:
-            if isinstance(old, xllvm.FuncOp) and not old.body.blocks:
-                old.detach()
-                old.erase()
-            elif isinstance(old, xllvm.GlobalOp) and s in COUNTERS and not getattr(old, "body", None) and getattr(old, "value", None) is None:
-                old.detach()
-                old.erase()
-            else:
-                continue
-        o.detach()
-        module.body.block.add_op(o)
+    link_runtime(module, RUNTIME, "__xenzyme_checkpoint_reverse", COUNTERS)
