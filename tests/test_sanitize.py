@@ -39,15 +39,8 @@ CASES = [
     for level in ("-O0", "-O2", "-O3")
     if ALL or level == "-O2" or i % 8 == ROTATION[level]
 ]
-TREE_LEAK = (
-    "LeakSanitizer: the shadows of heap nodes a recursive function allocates and links into a structure, "
-    "freed later by another function (a tree built by recursive insertion and released by a recursive walk), "
-    "are never freed"
-)
-KNOWN: dict[tuple[str, str], str] = {
-    # (program, level): what the sanitizer reports (strict: the test fails once it is fixed)
-    **{("heap_binary_tree", level): TREE_LEAK for level in ("-O0", "-O2", "-O3")},
-}
+KNOWN: dict[tuple[str, str], str] = {}
+"""(program, level): what the sanitizer reports (strict xfails: the test fails once it is fixed)."""
 
 
 def _asan_runtime() -> None:

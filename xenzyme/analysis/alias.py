@@ -400,11 +400,24 @@ def deallocated_pointer(op: Operation) -> SSAValue:
 
 _ADDRESS_OPS = (ext.GEPOp, xllvm.BitcastOp, ext.AddrSpaceCastOp)
 
+NOTE_FREED = "__xenzyme_shadow_freed"
+RELEASE_SHADOW = "__xenzyme_shadow_release"
+KEEP_SHADOW = "__xenzyme_shadow_kept"
+FORGET_FREED = "__xenzyme_shadow_reset"
+"""The run-time set of shadows whose primal memory the forward sweep freed
+(xenzyme/transforms/shadow_runtime.c): `NOTE_FREED(shadow)` at a deallocation,
+`RELEASE_SHADOW(shadow, deallocator)` where the reverse sweep reaches an allocation whose
+address escapes (the shadow is given back if it was noted), `KEEP_SHADOW(shadow)` before the
+reverse of a call whose fresh result's shadow the caller frees itself after it (so it is not
+given back twice), `FORGET_FREED()` after each gradient call.  They keep no address the
+program reads, and write no memory of its."""
+
 # Functions that read their pointer arguments but write no memory visible to the caller
 # (other than errno, which programs being differentiated do not inspect).
 READONLY_LIBRARY = {
     "printf", "puts", "fputs", "fprintf", "putchar", "strlen", "strcmp", "strncmp", "memcmp",
     "sin", "cos", "tan", "exp", "log", "pow", "sqrt", "fabs", "atan2", "hypot", "malloc_usable_size",
+    NOTE_FREED, RELEASE_SHADOW, KEEP_SHADOW, FORGET_FREED,
 }  # fmt: skip
 
 

@@ -6,7 +6,9 @@ A call is differentiated by what it calls:
   `__enzyme_function_like`): its rule in `libm.py`, like an instruction;
 * an allocator (malloc, calloc, new, ...): its shadow is fresh zeroed memory from the same
   allocator, given back where the reverse sweep reaches the allocation; deallocators act on the
-  primal only (the shadow's end is its allocation's reverse);
+  primal only (the shadow's end is its allocation's reverse).  An allocation whose address
+  escapes its function may outlive the gradient: its shadow is given back there only if the
+  forward sweep freed the primal memory, which is known at run time (`NOTE_FREED`);
 * a function with no derivative by the program's word (`__enzyme_inactivefn`) or by its nature
   (printf, clock, ...): nothing;
 * a function of the module, or one with the user's custom derivative: the engine's business
@@ -23,11 +25,16 @@ from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
 
 from xenzyme.analysis.alias import (
+    FORGET_FREED,
+    KEEP_SHADOW,
+    NOTE_FREED,
+    RELEASE_SHADOW,
     allocation_escapes,
     allocator_of,
     callee_name,
     deallocated_pointer,
     is_deallocation,
+    pointer_roots,
     rust_allocator_kind,
     store_destinations,
 )
@@ -35,6 +42,7 @@ from xenzyme.analysis.callees import call_type
 from xenzyme.analysis.forward_activity import NO_STORE_FUNCTIONS, has_tangent_type, masked_kind
 from xenzyme.analysis.globals import touches_shadowed_globals
 from xenzyme.analysis.types import INTEGER, integer_access
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules import c_library, enzyme_abi, fortran_runtime, reallocation
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
@@ -47,8 +55,10 @@ CALL_OPS = (xllvm.CallOp, ext.InvokeOp, xllvm.CallIntrinsicOp, xllvm.InlineAsmOp
 INACTIVE_FUNCTIONS = {
     "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "abort", "exit",
     "__assert_fail", "clock", "time", "rand", "srand", "malloc_usable_size",
+    NOTE_FREED, RELEASE_SHADOW, KEEP_SHADOW, FORGET_FREED,
 }  # fmt: skip
-"""Library functions that neither read nor write memory the derivative depends on."""
+"""Library functions that neither read nor write memory the derivative depends on (and the
+runtime of noted shadows, in a gradient that is differentiated again)."""
 
 REALLOCATORS = ("realloc", "reallocf")
 SHADOWED_HINTS = ("madvise",)
@@ -103,6 +113,8 @@ def _augment(ctx: AugmentContext, op: Operation) -> None:
         return
     new = ctx.copy(op)
     new.attributes.pop(FUNCTION_LIKE_ATTR, None)
+    if is_deallocation(op):
+        _note_freed_shadow(ctx, op)
     if isinstance(new, xllvm.CallOp) and new.callee is not None and math_base_name(new.callee.string_value()):
         new.attributes["fn_attrs"] = PURE_CALL_ATTRS  # errno aside, math is pure: unused calls go
     for r in op.results:
@@ -118,6 +130,27 @@ def _augment(ctx: AugmentContext, op: Operation) -> None:
         else:
             ctx.fail(op, "this instruction produces a pointer to active memory, which is not supported here",
                      ["calls returning pointers and pointer arithmetic through integers are not supported yet"])  # fmt: skip
+
+
+def _device_code(ctx: AugmentContext | ReverseContext) -> bool:
+    """GPU code (many threads at once, no host runtime): as the generator judged the module."""
+    gen = getattr(ctx, "generator", None)
+    return gen.device if gen is not None else gpu.is_device_code(ctx.module)
+
+
+def _note_freed_shadow(ctx: AugmentContext, op: Operation) -> None:
+    """Memory freed here whose allocation may be in another function (a node linked into a
+    structure and released by a walk): its shadow, noted, is given back where the reverse sweep
+    reaches that allocation.  Not noted: a shadow this function's derivative frees itself (the
+    pointer comes from an allocation here whose address stays here), and device code."""
+    p = deallocated_pointer(op)
+    if not ctx.shadowed(p) or _device_code(ctx):
+        return
+    for root in pointer_roots(p, ctx.cfg):
+        if allocator_of(root.owner) is not None and not allocation_escapes(root, ctx.cfg, ctx.functions):
+            return
+    ctx.e.declare(NOTE_FREED, [ext.LLVMPointerType()])
+    ctx.e.call_function(NOTE_FREED, [ctx.fwd_shadow(p)])
 
 
 def _shadow_allocation(ctx: AugmentContext, op: xllvm.CallOp) -> SSAValue:
@@ -176,13 +209,21 @@ def _reverse(ctx: ReverseContext, op: Operation) -> None:
 
 
 def _reverse_allocation(ctx: ReverseContext, op: xllvm.CallOp) -> None:
-    """The shadow of a heap object ends where the reverse sweep reaches its allocation,
-    unless its address may outlive the function (then the shadow lives on, like the
-    primal memory, and whoever frees that does not free the shadow)."""
-    if allocation_escapes(op.results[0], ctx.cfg, ctx.functions):
-        return
+    """The shadow of a heap object ends where the reverse sweep reaches its allocation.  If
+    its address may outlive the function, only when the forward sweep freed the primal memory
+    (`NOTE_FREED`: known at run time; otherwise the shadow lives on, like the primal memory).
+    Every adjoint of the memory is computed by then: they run in the reverse order of its
+    uses, all of which come after the allocation."""
     alloc = allocator_of(op)
     assert alloc is not None
+    if allocation_escapes(op.results[0], ctx.cfg, ctx.functions):
+        if alloc.dealloc_args == (-1,) and not _device_code(ctx):
+            ptr = ext.LLVMPointerType()
+            ctx.e.declare(alloc.deallocator, [ptr])
+            ctx.e.declare(RELEASE_SHADOW, [ptr, ptr])
+            deallocate = ctx.e.insert(xllvm.AddressOfOp(alloc.deallocator, ptr))
+            ctx.e.call_function(RELEASE_SHADOW, [ctx.shadow(op.results[0]), deallocate])
+        return
     args = [ctx.shadow(op.results[0]) if i < 0 else ctx.get(op.args[i]) for i in alloc.dealloc_args]
     ctx.e.declare(alloc.deallocator, [a.type for a in args])
     ctx.e.call_function(alloc.deallocator, args)

@@ -26,6 +26,7 @@ lowered to llvm first (`lower-structured`) and differentiated there.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from xenzyme.analysis.alias import FORGET_FREED, NOTE_FREED, RELEASE_SHADOW
 from xenzyme.analysis.callgraph import reachable
 from xenzyme.analysis.divergence import Divergence
 from xenzyme.diagnostics import XenzymeError
@@ -43,10 +45,13 @@ from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import call_op, scalar_constant
 from xenzyme.transforms.diff.errors import location_of
-from xenzyme.transforms.diff.generator import GradientGenerator
+from xenzyme.transforms.diff.generator import GradientGenerator, drop_shadow_releases
 from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.diff.tape import augmented_fields
 from xenzyme.transforms.lower_structured import LowerStructuredPass, is_structured
+from xenzyme.transforms.runtime_ir import link_runtime
+
+SHADOW_RUNTIME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shadow_runtime.ll")
 
 
 class ReverseDiff:
@@ -56,6 +61,8 @@ class ReverseDiff:
         self.module = module
         self.gen = GradientGenerator(module, mincut)
         self.filename = self.gen.filename
+        self.gradient_calls: list[Operation] = []
+        """The calls that replaced combined and reverse requests: a gradient ends at each."""
 
     def run(self, ready_only: bool = False) -> bool:
         """Lower the requests (with `ready_only`, those whose functions reach no other request:
@@ -67,9 +74,26 @@ class ReverseDiff:
                 left = len(requests) - len(ready)
                 requests = ready
                 self._lower_all(requests)
+                self._forget_freed_shadows()
                 return left > 0
         self._lower_all(requests)
+        self._forget_freed_shadows()
         return False
+
+    def _forget_freed_shadows(self) -> None:
+        """Where the gradients note the shadows of memory they free (`NOTE_FREED`), link the
+        runtime set that holds them and empty it after each gradient call: what the caller
+        owns may be freed after the call, and its address reused."""
+        declared = {o.sym_name.data for o in self.module.ops if isinstance(o, xllvm.FuncOp)}
+        if NOTE_FREED not in declared:
+            if RELEASE_SHADOW in declared:  # (nothing is ever noted: the releases find nothing)
+                drop_shadow_releases([o for o in self.module.ops if isinstance(o, xllvm.FuncOp)])
+            return
+        link_runtime(self.module, SHADOW_RUNTIME, NOTE_FREED)
+        for call in self.gradient_calls:
+            block = call.parent_block()
+            if block is not None:
+                block.insert_op_after(call_op(FORGET_FREED, [], None), call)
 
     def _lower_all(self, requests: list[Operation]) -> None:
         check_split_halves([r for r in requests if isinstance(r, ad.AugmentOp | ad.ReverseOp)], self.filename)
@@ -142,6 +166,7 @@ class ReverseDiff:
         call = call_op(name, args, req.res.type if req.res is not None else None)
         call.location = req.location
         block.insert_op_before(call, req)
+        self.gradient_calls.append(call)
         self.gen.symbols.clear_global_shadows(call)
         if req.res is not None:
             req.res.replace_all_uses_with(call.results[0])
@@ -226,6 +251,7 @@ class ReverseDiff:
         call = call_op(rev, args, req.res.type if req.res is not None else None)
         call.location = req.location
         ops.append(call)
+        self.gradient_calls.append(call)
         _replace(req, ops, call.results[0] if req.res is not None else None)
 
 

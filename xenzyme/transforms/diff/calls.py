@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, I
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
-from xenzyme.analysis.alias import DEALLOCATORS, allocation_escapes, allocator_of, callee_name, pointer_roots
+from xenzyme.analysis.alias import DEALLOCATORS, KEEP_SHADOW, allocation_escapes, allocator_of, callee_name, pointer_roots
 from xenzyme.analysis.hints import CustomGradient
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
@@ -255,6 +255,10 @@ class ReverseCalls:
         if g.team and g.hints.gradients.get(plan_callee(op)) is None:
             args.append(g.team_memory_here())  # type: ignore[arg-type]
         args.append(g.caching.peek(("tape", op)))
+        freed_after = self._returned_shadow_deallocator(op) if plan.ret_activity == "dup" else None
+        if freed_after is not None:  # (so the callee's reverse does not give it back too: NOTE_FREED)
+            e.declare(KEEP_SHADOW, [ext.LLVMPointerType()])
+            e.call_function(KEEP_SHADOW, [g.shadow(op.returned)])  # type: ignore[arg-type]
         rtype = ad.derivative_result_type([o.type for o in actives])
         res = e.insert(call_op(plan.reverse, args, rtype))
         if rtype is not None:
@@ -264,15 +268,16 @@ class ReverseCalls:
         else:
             for i, o in enumerate(actives):
                 g.accumulate(o, e.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), res, o.type)))
-        if plan.ret_activity == "dup":
-            self._free_returned_shadow(op)
+        if freed_after is not None:
+            e.declare(freed_after, [ext.LLVMPointerType()])
+            e.call_function(freed_after, [g.shadow(op.returned)])  # type: ignore[arg-type]
 
     def fresh_memory_release(self) -> str | None:
         """The deallocator of the memory this function returns, when every pointer it returns
         is heap memory allocated during the call (by an allocator here, or by a differentiated
         callee that returns such memory) and one deallocator taking only the pointer gives it
         all back; None otherwise.  The shadow returned is then fresh memory from the same
-        allocator, which the caller's derivative frees (`_free_returned_shadow`)."""
+        allocator, which the caller's derivative frees (`_returned_shadow_deallocator`)."""
         g = self.g
         gen = g.generator
         if gen is None or not g.ret_blocks:
@@ -300,11 +305,11 @@ class ReverseCalls:
                 found.add(alloc.deallocator)
         return found.pop() if len(found) == 1 else None
 
-    def _free_returned_shadow(self, op: xllvm.CallOp) -> None:
+    def _returned_shadow_deallocator(self, op: xllvm.CallOp) -> str | None:
         """Fresh memory a callee returns whose address does not outlive this function: its
-        shadow, made by the callee, ends after the callee's reverse.  The memory is known to be
-        fresh from how the callee makes it (`fresh_memory_release`), or from its `noalias`
-        result where this function frees it."""
+        shadow, made by the callee, ends after the callee's reverse, given to the function this
+        returns.  The memory is known to be fresh from how the callee makes it
+        (`fresh_memory_release`), or from its `noalias` result where this function frees it."""
         g = self.g
         fn = self.callee(op)
         r = op.returned
@@ -312,21 +317,18 @@ class ReverseCalls:
         gen = g.generator
         release = gen.fresh_returns.get((plan.augmented, plan.reverse)) if gen is not None else None
         if r is not None and release is not None:
-            if not allocation_escapes(r, g.cfg, g.functions):
-                g.e.declare(release, [ext.LLVMPointerType()])
-                g.e.call_function(release, [g.shadow(r)])
-            return
+            return None if allocation_escapes(r, g.cfg, g.functions) else release
         res_attrs = fn.res_attrs.data if fn is not None and fn.res_attrs is not None else ()
         if r is None or not any("llvm.noalias" in d.data for d in res_attrs if isinstance(d, DictionaryAttr)):
-            return
+            return None
         frees = {callee_name(o) for b in g.cfg.rpo for o in b.ops
                  if callee_name(o) in DEALLOCATORS and r in pointer_roots(o.operands[0], g.cfg)}  # fmt: skip
         if len(frees) != 1 or allocation_escapes(r, g.cfg, g.functions):
-            return
+            return None
         (name,) = frees
         if name not in ("free", "_ZdlPv", "_ZdaPv"):
-            return  # (sized and aligned deletes need arguments the reverse sweep lacks)
-        g.e.insert(call_op(name, [g.shadow(r)], None))
+            return None  # (sized and aligned deletes need arguments the reverse sweep lacks)
+        return name
 
     def trap(self, op: Operation) -> None:
         """Stop the program with a message: the pointer leads to a function whose derivative

@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import analyze_activity
-from xenzyme.analysis.alias import remember_module
+from xenzyme.analysis.alias import KEEP_SHADOW, RELEASE_SHADOW, remember_module
 from xenzyme.analysis.callees import CalleeIndex, is_indirect_call
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import CustomGradient, Hints
@@ -230,3 +230,18 @@ class GradientGenerator:
                                linkage=xllvm.LinkageAttr("internal"), body=Region([entry]))  # fmt: skip
         self.module.body.block.add_op(wrapper)
         return name
+
+
+def drop_shadow_releases(funcs: Sequence[xllvm.FuncOp]) -> None:
+    """Remove the calls about noted shadows (`RELEASE_SHADOW`, `KEEP_SHADOW`) from `funcs`:
+    in a module whose gradients free nothing, nothing is ever noted."""
+    for f in funcs:
+        for o in list(f.walk()):
+            if isinstance(o, xllvm.CallOp) and o.callee is not None and o.callee.string_value() in (RELEASE_SHADOW, KEEP_SHADOW):
+                operands = [v.owner for v in o.operands]
+                o.detach()
+                o.erase()
+                for d in operands:
+                    if isinstance(d, xllvm.AddressOfOp) and not d.result.uses:
+                        d.detach()
+                        d.erase()
