@@ -380,6 +380,70 @@ def test_api_derivatives_are_reused_by_a_new_process(tmp_path: Path) -> None:
     assert warm["seconds"] < 0.5  # a file read, not a compile (the goal is 50 ms; this machine is shared)
 
 
+STRUCTURED_SCRIPT = """
+import json, os, sys
+import numpy as np
+import xenzyme as xz
+import xenzyme.transforms.diff.structured as structured
+if os.environ.get("FORBID_DIFFERENTIATION"):
+    def _no(*a, **k):
+        raise SystemExit("differentiated again")
+    structured.gradient_entry = structured.tangent_entry = _no
+src = sys.argv[1]
+g = xz.gradient(src, "f", ["active", "active"])
+x, dx = np.array([0.3, -0.8, 1.1]), np.zeros(3)
+s = xz.gradient(src, "sumsin", ["dup"])
+s(x, dx)
+t = xz.tangent(src, "f", ["dup", "const"])
+print(json.dumps({"f": list(g(0.5, 0.7)), "sumsin": dx.tolist(), "tangent": t(0.5, 1.0, 0.7)}))
+"""
+
+STRUCTURED_SOURCE = """\
+func.func @f(%x: f64, %y: f64) -> f64 {
+  %s = math.sin %x : f64
+  %r = arith.mulf %s, %y : f64
+  func.return %r : f64
+}
+func.func @sumsin(%a: memref<3xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %z = arith.constant 0.0 : f64
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %z) -> (f64) {
+    %v = memref.load %a[%i] : memref<3xf64>
+    %w = math.sin %v : f64
+    %n = arith.addf %acc, %w : f64
+    scf.yield %n : f64
+  }
+  func.return %r : f64
+}
+"""
+
+
+def test_api_structured_derivatives_are_reused_by_a_new_process(tmp_path: Path) -> None:
+    """Derivatives of a `.mlir` module built at the structured level are kept too: a second
+    process loads them without differentiating."""
+    src, script, cache = tmp_path / "model.mlir", tmp_path / "script.py", tmp_path / "cache"
+    src.write_text(STRUCTURED_SOURCE)
+    script.write_text(STRUCTURED_SCRIPT)
+    outs = []
+    for forbid in ("", "1"):
+        env = {**os.environ, "PYTHONPATH": str(REPO), "XENZYME_CACHE_DIR": str(cache), "FORBID_DIFFERENTIATION": forbid}
+        r = subprocess.run([sys.executable, str(script), str(src)], capture_output=True, text=True, env=env,
+                           timeout=300)  # fmt: skip
+        assert r.returncode == 0, r.stderr + r.stdout
+        outs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+        if not forbid:
+            n = len(entries(cache))
+            assert n >= 3
+    assert len(entries(cache)) == n
+    a, b, x = 0.5, 0.7, np.array([0.3, -0.8, 1.1])
+    for out in outs:
+        assert out["f"] == pytest.approx([b * math.cos(a), math.sin(a)], rel=1e-12)
+        assert out["sumsin"] == pytest.approx(np.cos(x).tolist(), rel=1e-12)
+        assert out["tangent"] == pytest.approx(b * math.cos(a), rel=1e-12)
+
+
 def test_api_cache_false_neither_reads_nor_writes(tmp_path: Path) -> None:
     clang()
     cache = tmp_path / "cache"

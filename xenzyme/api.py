@@ -434,14 +434,27 @@ def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
 
 def _structured_derivative(kind: str, module: ModuleOp, function: str, activity: Sequence[str] | None, width: int,
                            preopt: int, postopt: int, cache: bool,
-                           checkpoint: tuple = ("off", None, 100, None)) -> Any:  # fmt: skip
+                           checkpoint: tuple = ("off", None, 100, None), digest: str | None = None) -> Any:  # fmt: skip
     """`gradient`/`tangent` of a structured module: the derivative of its lowered copy, called
-    with numpy arrays for memrefs (xenzyme/backend/memrefs.py)."""
+    with numpy arrays for memrefs (xenzyme/backend/memrefs.py).  One built at the structured
+    level is kept in the derivative cache under the source's `digest`; one of the lowered copy
+    is kept by `gradient`/`tangent` of that copy."""
     from xenzyme.backend.memrefs import MemrefCall
 
     forward = kind == "tangent"
-    if (structured := _structured_gradient(module, function, activity, postopt, width if forward else 0)) is not None:
-        return structured
+    store = _use_cache(cache)
+    keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
+    extra = [] if checkpoint[0] == "off" and checkpoint[3] is None else [list(checkpoint)]
+    k = _entry_key(store, f"structured-{kind}", digest if keyed else None, function,
+                   None if activity is None else list(activity), width, postopt, *extra)  # fmt: skip
+    if k is not None and (hit := _cached(store, k)) is not None:
+        try:
+            return _structured_call(hit[0], hit[1], module, function, activity, width if forward else 0)
+        except (KeyError, TypeError, ValueError, ParseError):
+            pass  # an entry of another shape: built again below, and replaced
+    made = _structured_gradient(module, function, activity, postopt, width if forward else 0, store, k)
+    if made is not None:
+        return made
     lowered, types, given, expanded = _lower_structured(module, function, activity, forward)
     pre = _structured_preopt(lowered, preopt)
     if forward:
@@ -454,16 +467,16 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
 
 
 def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str] | None, postopt: int,
-                         width: int = 0) -> Any:  # fmt: skip
+                         width: int = 0, store: Cache | None = None, k: str | None = None) -> Any:  # fmt: skip
     """`gradient` (or with a `width`, `tangent`) differentiated at the structured level
-    (xenzyme/transforms/diff/structured.py), lowered and compiled; None when that level cannot
-    take the function (it is then lowered to llvm first and differentiated there)."""
-    from xenzyme.backend.memrefs import GradientCall
+    (xenzyme/transforms/diff/structured.py), lowered and compiled (and kept in the cache under
+    `k`); None when that level cannot take the function (it is then lowered to llvm first and
+    differentiated there)."""
     from xenzyme.transforms.diff.structured import gradient_entry, tangent_entry
     from xenzyme.transforms.lower_structured import LowerStructuredPass
 
-    types, acts = _structured_activities(module, function, activity, width > 0)
-    module = module.clone()
+    _, acts = _structured_activities(module, function, activity, width > 0)
+    source, module = module, module.clone()
     made = tangent_entry(module, function, acts, width) if width else gradient_entry(module, function, acts)
     if made is None:
         return None
@@ -474,8 +487,29 @@ def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str
         EnzymePass(preopt=2, postopt=0).apply(context(), module)
     else:
         LowerStructuredPass().apply(context(), module)
-    jit = JITModule(module, opt_level=max(postopt, 1))
-    return GradientCall(jit.function(entry), function, types, acts, outs, max(width, 1))
+    level = max(postopt, 1)
+    fn = _find_function(module, entry)
+    info = {entry: FunctionInfo(list(fn.function_type.inputs.data), fn.function_type.output)}
+    try:
+        meta = {"entry": entry, "outs": [_type_text(t) for t in outs]}
+    except _NotCacheable:
+        k, meta = None, {}
+    jit = _compile_module(module, level, min(level, 3), "native", info, store, k, meta)
+    if jit is None:  # static constructors: the JIT runs them
+        jit = JITModule(module, opt_level=level)
+        meta = {"entry": entry, "outs": outs}
+    return _structured_call(jit, meta, source, function, activity, width)
+
+
+def _structured_call(jit: ObjectModule | JITModule, meta: dict[str, Any], module: ModuleOp, function: str,
+                     activity: Sequence[str] | None, width: int) -> Any:  # fmt: skip
+    """The callable of a gradient (tangent with a `width`) built at the structured level, whose
+    entry `meta` names (with the types of what it writes out, as text in a cached entry)."""
+    from xenzyme.backend.memrefs import GradientCall
+
+    types, acts = _structured_activities(module, function, activity, width > 0)
+    outs = [t if not isinstance(t, str) else _type_of(t) for t in meta["outs"]]
+    return GradientCall(jit.function(meta["entry"]), function, types, acts, outs, max(width, 1))
 
 
 def _structured_signatures(module: ModuleOp) -> dict[str, list]:
@@ -787,7 +821,8 @@ def _derivative(kind: str, build: Callable[..., tuple[ModuleOp, str, list, dict[
     store = _use_cache(cache)
     front = _frontend(source, flags, cache=store)
     if (structured := _structured_module(front)) is not None:
-        return _structured_derivative(kind, structured, function, activity, width, preopt, postopt, cache, checkpoint)
+        return _structured_derivative(kind, structured, function, activity, width, preopt, postopt, cache, checkpoint,
+                                      front.digest)  # fmt: skip
     keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
     # (checkpointing changes the compiled code: its options are part of the key when it is on)
     extra = [] if checkpoint[0] == "off" and checkpoint[3] is None else [list(checkpoint)]
