@@ -31,7 +31,11 @@ the module): the forward half runs the n steps and keeps the snapshots of the sc
 reverse half rebuilds the state before each step from the nearest snapshot by running steps
 again untaped, and calls the step's own gradient (an `autodiff.autodiff` request of @K.step,
 which the engine builds with the full cache of that one step).  Periodic reversal calls the
-gradient of a whole segment (`@K.segment`, taped as a whole), as the scheme says.
+gradient of a whole segment (`@K.segment`, taped as a whole), as the scheme says.  The runtime
+runs steps without taping through `@K.advance(S, env, k)`: k steps in one call, the step
+inlined into its loop, so that the state stays in registers between steps rather than going
+through memory and an indirect call for each (a run of steps between snapshots costs what the
+primal's loop does).
 
 The schedule is computed at run time, not unrolled at compile time: trip counts are rarely
 constants, and the schedule's arithmetic is a few operations per snapshot placed.  A loop whose
@@ -610,9 +614,18 @@ done:
   ret void
 }}
 
-define internal void @"{K}.advance"(ptr %S, ptr %env) {{
+define internal void @"{K}.advance"(ptr %S, ptr %env, i64 %n) {{
 entry:
-{LOADP}  call void @"{K}.step"(ptr %S{ARGS})
+{LOADP}  br label %head
+head:
+  %k = phi i64 [ 0, %entry ], [ %k1, %body ]
+  %c = icmp slt i64 %k, %n
+  br i1 %c, label %body, label %done
+body:
+  call void @"{K}.step"(ptr %S{ARGS})
+  %k1 = add i64 %k, 1
+  br label %head
+done:
   ret void
 }}
 

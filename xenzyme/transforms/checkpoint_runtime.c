@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*xz_step_fn)(void *state, void *env);
+typedef void (*xz_step_fn)(void *state, void *env, long steps); /* (runs `steps` steps) */
 typedef void (*xz_back_fn)(void *state, void *dstate, void *env);
 typedef void (*xz_segment_fn)(long count, void *state, void *dstate, void *env);
 
@@ -114,7 +114,7 @@ static void xz_restore(const struct xz_layout *at, char *state, const char *from
 static void xz_advance(struct xz_run *run, long slot, long steps) {
   if (run->fresh != slot) xz_restore(&run->at, run->state, run->slots + slot * run->size);
   run->fresh = steps ? -1 : slot;
-  for (long k = 0; k < steps; k++) run->step(run->state, run->env);
+  if (steps) run->step(run->state, run->env, steps);
   __xenzyme_checkpoint_steps += steps;
 }
 
@@ -208,8 +208,14 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, lo
           t->pos[t->kept++] = k;
         }
       }
-      step(state, env);
-      if (n < 0 && !((const char *)state)[flag]) {
+      if (n >= 0) { /* (a counted loop: the steps up to the next snapshot due, at once) */
+        long run = (k / s + 1) * s < n ? (k / s + 1) * s - k : n - k;
+        step(state, env, run);
+        k += run - 1;
+        continue;
+      }
+      step(state, env, 1);
+      if (!((const char *)state)[flag]) {
         k++;
         break;
       }
@@ -222,7 +228,15 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, lo
   t->slots = malloc(count * bytes);
   xz_save(&t->at, t->slots, state);
   long k = 0;
-  for (; n < 0 || k < n; k++) {
+  if (n >= 0) { /* (a counted loop: the steps between snapshots at once) */
+    for (; k < n; k += scheme == 1 ? param : n) {
+      if (scheme == 1) xz_save(&t->at, t->slots + (k / param) * bytes, state);
+      step(state, env, scheme == 1 && param < n - k ? param : n - k);
+    }
+    t->n = n;
+    return t;
+  }
+  for (;; k++) {
     if (scheme == 1 && k % param == 0) {
       if (k / param >= count) { /* (a loop of unknown length: more room) */
         count *= 2;
@@ -230,8 +244,8 @@ void *__xenzyme_checkpoint_forward(long n, void *state, long size, long nreg, lo
       }
       xz_save(&t->at, t->slots + (k / param) * bytes, state);
     }
-    step(state, env);
-    if (n < 0 && !((const char *)state)[flag]) {
+    step(state, env, 1);
+    if (!((const char *)state)[flag]) {
       k++;
       break;
     }

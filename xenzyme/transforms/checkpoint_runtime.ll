@@ -85,7 +85,7 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
   %63 = getelementptr inbounds i8, ptr %11, i64 48
   store i64 %60, ptr %63, align 8, !tbaa !13
   %64 = icmp eq i64 %8, 2
-  br i1 %64, label %65, label %71
+  br i1 %64, label %65, label %70
 
 65:                                               ; preds = %59
   store i64 0, ptr %12, align 8, !tbaa !5
@@ -96,91 +96,91 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
   store ptr null, ptr %68, align 8, !tbaa !22
   %69 = getelementptr inbounds i8, ptr %11, i64 72
   store i64 1, ptr %69, align 8, !tbaa !23
-  %70 = icmp slt i64 %0, 0
-  br label %233
+  br label %241
 
-71:                                               ; preds = %59
-  %72 = getelementptr inbounds i8, ptr %11, i64 64
-  store ptr null, ptr %72, align 8, !tbaa !22
-  %73 = getelementptr inbounds i8, ptr %11, i64 72
-  store i64 1, ptr %73, align 8, !tbaa !23
-  %74 = icmp eq i64 %8, 3
-  br i1 %74, label %75, label %225
+70:                                               ; preds = %59
+  %71 = getelementptr inbounds i8, ptr %11, i64 64
+  store ptr null, ptr %71, align 8, !tbaa !22
+  %72 = getelementptr inbounds i8, ptr %11, i64 72
+  store i64 1, ptr %72, align 8, !tbaa !23
+  %73 = icmp eq i64 %8, 3
+  br i1 %73, label %74, label %233
 
-75:                                               ; preds = %71
-  %76 = mul nsw i64 %60, %9
-  %77 = tail call noalias ptr @malloc(i64 noundef %76) #7
-  %78 = getelementptr inbounds i8, ptr %11, i64 56
-  store ptr %77, ptr %78, align 8, !tbaa !24
-  %79 = shl i64 %9, 3
-  %80 = tail call noalias ptr @malloc(i64 noundef %79) #7
-  store ptr %80, ptr %72, align 8, !tbaa !22
-  store i64 0, ptr %80, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %77, ptr readonly align 1 %1, i64 %2, i1 false)
-  br i1 %15, label %81, label %122
+74:                                               ; preds = %70
+  %75 = mul nsw i64 %60, %9
+  %76 = tail call noalias ptr @malloc(i64 noundef %75) #7
+  %77 = getelementptr inbounds i8, ptr %11, i64 56
+  store ptr %76, ptr %77, align 8, !tbaa !24
+  %78 = shl i64 %9, 3
+  %79 = tail call noalias ptr @malloc(i64 noundef %78) #7
+  store ptr %79, ptr %71, align 8, !tbaa !22
+  store i64 0, ptr %79, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %76, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %80, label %121
 
-81:                                               ; preds = %75
-  %82 = getelementptr inbounds i8, ptr %77, i64 %2
-  %83 = getelementptr inbounds i8, ptr %1, i64 %4
-  %84 = and i64 %3, 1
-  %85 = icmp eq i64 %3, 1
-  br i1 %85, label %112, label %86
+80:                                               ; preds = %74
+  %81 = getelementptr inbounds i8, ptr %76, i64 %2
+  %82 = getelementptr inbounds i8, ptr %1, i64 %4
+  %83 = and i64 %3, 1
+  %84 = icmp eq i64 %3, 1
+  br i1 %84, label %111, label %85
 
-86:                                               ; preds = %81
-  %87 = and i64 %3, 9223372036854775806
-  br label %88
+85:                                               ; preds = %80
+  %86 = and i64 %3, 9223372036854775806
+  br label %87
 
-88:                                               ; preds = %88, %86
-  %89 = phi ptr [ %82, %86 ], [ %106, %88 ]
-  %90 = phi i64 [ 0, %86 ], [ %107, %88 ]
-  %91 = phi i64 [ 0, %86 ], [ %108, %88 ]
-  %92 = shl nsw i64 %90, 4
-  %93 = getelementptr inbounds i8, ptr %83, i64 %92
-  %94 = load i64, ptr %93, align 8, !tbaa !13
-  %95 = inttoptr i64 %94 to ptr
-  %96 = getelementptr inbounds i8, ptr %93, i64 8
-  %97 = load i64, ptr %96, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %89, ptr align 1 %95, i64 %97, i1 false)
-  %98 = getelementptr inbounds i8, ptr %89, i64 %97
-  %99 = shl i64 %90, 4
-  %100 = or disjoint i64 %99, 16
-  %101 = getelementptr inbounds i8, ptr %83, i64 %100
-  %102 = load i64, ptr %101, align 8, !tbaa !13
-  %103 = inttoptr i64 %102 to ptr
-  %104 = getelementptr inbounds i8, ptr %101, i64 8
-  %105 = load i64, ptr %104, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %98, ptr align 1 %103, i64 %105, i1 false)
-  %106 = getelementptr inbounds i8, ptr %98, i64 %105
-  %107 = add nuw nsw i64 %90, 2
-  %108 = add i64 %91, 2
-  %109 = icmp eq i64 %108, %87
-  br i1 %109, label %110, label %88, !llvm.loop !25
+87:                                               ; preds = %87, %85
+  %88 = phi ptr [ %81, %85 ], [ %105, %87 ]
+  %89 = phi i64 [ 0, %85 ], [ %106, %87 ]
+  %90 = phi i64 [ 0, %85 ], [ %107, %87 ]
+  %91 = shl nsw i64 %89, 4
+  %92 = getelementptr inbounds i8, ptr %82, i64 %91
+  %93 = load i64, ptr %92, align 8, !tbaa !13
+  %94 = inttoptr i64 %93 to ptr
+  %95 = getelementptr inbounds i8, ptr %92, i64 8
+  %96 = load i64, ptr %95, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %88, ptr align 1 %94, i64 %96, i1 false)
+  %97 = getelementptr inbounds i8, ptr %88, i64 %96
+  %98 = shl i64 %89, 4
+  %99 = or disjoint i64 %98, 16
+  %100 = getelementptr inbounds i8, ptr %82, i64 %99
+  %101 = load i64, ptr %100, align 8, !tbaa !13
+  %102 = inttoptr i64 %101 to ptr
+  %103 = getelementptr inbounds i8, ptr %100, i64 8
+  %104 = load i64, ptr %103, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %97, ptr align 1 %102, i64 %104, i1 false)
+  %105 = getelementptr inbounds i8, ptr %97, i64 %104
+  %106 = add nuw nsw i64 %89, 2
+  %107 = add i64 %90, 2
+  %108 = icmp eq i64 %107, %86
+  br i1 %108, label %109, label %87, !llvm.loop !25
 
-110:                                              ; preds = %88
-  %111 = shl nsw i64 %107, 4
-  br label %112
+109:                                              ; preds = %87
+  %110 = shl nsw i64 %106, 4
+  br label %111
 
-112:                                              ; preds = %110, %81
-  %113 = phi ptr [ %82, %81 ], [ %106, %110 ]
-  %114 = phi i64 [ 0, %81 ], [ %111, %110 ]
-  %115 = icmp eq i64 %84, 0
-  br i1 %115, label %122, label %116
+111:                                              ; preds = %109, %80
+  %112 = phi ptr [ %81, %80 ], [ %105, %109 ]
+  %113 = phi i64 [ 0, %80 ], [ %110, %109 ]
+  %114 = icmp eq i64 %83, 0
+  br i1 %114, label %121, label %115
 
-116:                                              ; preds = %112
-  %117 = getelementptr inbounds i8, ptr %83, i64 %114
-  %118 = load i64, ptr %117, align 8, !tbaa !13
-  %119 = inttoptr i64 %118 to ptr
-  %120 = getelementptr inbounds i8, ptr %117, i64 8
-  %121 = load i64, ptr %120, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %113, ptr align 1 %119, i64 %121, i1 false)
-  br label %122
+115:                                              ; preds = %111
+  %116 = getelementptr inbounds i8, ptr %82, i64 %113
+  %117 = load i64, ptr %116, align 8, !tbaa !13
+  %118 = inttoptr i64 %117 to ptr
+  %119 = getelementptr inbounds i8, ptr %116, i64 8
+  %120 = load i64, ptr %119, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %112, ptr align 1 %118, i64 %120, i1 false)
+  br label %121
 
-122:                                              ; preds = %116, %112, %75
-  %123 = icmp slt i64 %0, 0
-  %124 = icmp eq i64 %0, 0
-  br i1 %124, label %364, label %125
+121:                                              ; preds = %115, %111, %74
+  %122 = icmp slt i64 %0, 0
+  %123 = icmp eq i64 %0, 0
+  br i1 %123, label %423, label %124
 
-125:                                              ; preds = %122
+124:                                              ; preds = %121
+  %125 = icmp sgt i64 %0, -1
   %126 = getelementptr inbounds i8, ptr %1, i64 %5
   %127 = icmp sgt i64 %9, 0
   %128 = getelementptr inbounds i8, ptr %1, i64 %4
@@ -190,12 +190,12 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
   %132 = icmp eq i64 %129, 0
   br label %133
 
-133:                                              ; preds = %125, %221
-  %134 = phi i64 [ 1, %125 ], [ %214, %221 ]
-  %135 = phi i64 [ 0, %125 ], [ %222, %221 ]
-  %136 = phi i64 [ 1, %125 ], [ %215, %221 ]
-  %137 = icmp eq i64 %135, 0
-  br i1 %137, label %213, label %138
+133:                                              ; preds = %124, %228
+  %134 = phi i64 [ 1, %124 ], [ %214, %228 ]
+  %135 = phi i64 [ 0, %124 ], [ %230, %228 ]
+  %136 = phi i64 [ 1, %124 ], [ %215, %228 ]
+  %137 = icmp sgt i64 %135, 0
+  br i1 %137, label %138, label %213
 
 138:                                              ; preds = %133
   %139 = srem i64 %135, %136
@@ -212,13 +212,13 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
 
 145:                                              ; preds = %164, %143
   %146 = phi i64 [ 0, %143 ], [ %165, %164 ]
-  store i64 %146, ptr %73, align 8, !tbaa !23
+  store i64 %146, ptr %72, align 8, !tbaa !23
   br label %168
 
 147:                                              ; preds = %143, %164
   %148 = phi i64 [ %166, %164 ], [ 0, %143 ]
   %149 = phi i64 [ %165, %164 ], [ 0, %143 ]
-  %150 = getelementptr inbounds i64, ptr %80, i64 %148
+  %150 = getelementptr inbounds i64, ptr %79, i64 %148
   %151 = load i64, ptr %150, align 8, !tbaa !13
   %152 = srem i64 %151, %144
   %153 = icmp eq i64 %152, 0
@@ -230,15 +230,15 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
 
 156:                                              ; preds = %154
   %157 = mul nsw i64 %149, %60
-  %158 = getelementptr inbounds i8, ptr %77, i64 %157
+  %158 = getelementptr inbounds i8, ptr %76, i64 %157
   %159 = mul nsw i64 %148, %60
-  %160 = getelementptr inbounds i8, ptr %77, i64 %159
+  %160 = getelementptr inbounds i8, ptr %76, i64 %159
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %158, ptr align 1 %160, i64 %60, i1 false)
   br label %161
 
 161:                                              ; preds = %156, %154
   %162 = add nsw i64 %149, 1
-  %163 = getelementptr inbounds i64, ptr %80, i64 %149
+  %163 = getelementptr inbounds i64, ptr %79, i64 %149
   store i64 %151, ptr %163, align 8, !tbaa !13
   br label %164
 
@@ -257,7 +257,7 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
 
 173:                                              ; preds = %168
   %174 = mul nsw i64 %169, %60
-  %175 = getelementptr inbounds i8, ptr %77, i64 %174
+  %175 = getelementptr inbounds i8, ptr %76, i64 %174
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %175, ptr readonly align 1 %1, i64 %2, i1 false)
   br i1 %15, label %176, label %210
 
@@ -308,201 +308,203 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
 
 210:                                              ; preds = %203, %200, %173
   %211 = add nsw i64 %169, 1
-  store i64 %211, ptr %73, align 8, !tbaa !23
-  %212 = getelementptr inbounds i64, ptr %80, i64 %169
+  store i64 %211, ptr %72, align 8, !tbaa !23
+  %212 = getelementptr inbounds i64, ptr %79, i64 %169
   store i64 %135, ptr %212, align 8, !tbaa !13
   br label %213
 
 213:                                              ; preds = %168, %210, %138, %133
   %214 = phi i64 [ %211, %210 ], [ %169, %168 ], [ %134, %138 ], [ %134, %133 ]
   %215 = phi i64 [ %170, %210 ], [ %170, %168 ], [ %136, %138 ], [ %136, %133 ]
-  tail call void %6(ptr noundef %1, ptr noundef %7) #8
-  br i1 %123, label %216, label %221
+  br i1 %125, label %216, label %223
 
 216:                                              ; preds = %213
-  %217 = load i8, ptr %126, align 1, !tbaa !27
-  %218 = icmp eq i8 %217, 0
-  br i1 %218, label %219, label %221
+  %217 = sdiv i64 %135, %215
+  %218 = add nsw i64 %217, 1
+  %219 = mul nsw i64 %218, %215
+  %220 = tail call i64 @llvm.smin.i64(i64 %219, i64 %0)
+  %221 = sub nsw i64 %220, %135
+  tail call void %6(ptr noundef %1, ptr noundef %7, i64 noundef %221) #8
+  %222 = add i64 %220, -1
+  br label %228
 
-219:                                              ; preds = %216
-  %220 = add nuw nsw i64 %135, 1
-  br label %364
+223:                                              ; preds = %213
+  tail call void %6(ptr noundef %1, ptr noundef %7, i64 noundef 1) #8
+  %224 = load i8, ptr %126, align 1, !tbaa !27
+  %225 = icmp eq i8 %224, 0
+  br i1 %225, label %226, label %228
 
-221:                                              ; preds = %213, %216
-  %222 = add nuw nsw i64 %135, 1
-  %223 = icmp slt i64 %222, %0
-  %224 = select i1 %123, i1 true, i1 %223
-  br i1 %224, label %133, label %364, !llvm.loop !28
+226:                                              ; preds = %223
+  %227 = add nsw i64 %135, 1
+  br label %423
 
-225:                                              ; preds = %71
-  %226 = icmp eq i64 %8, 0
-  %227 = icmp slt i64 %0, 0
-  %228 = or i1 %227, %226
-  br i1 %228, label %233, label %229
+228:                                              ; preds = %223, %216
+  %229 = phi i64 [ %222, %216 ], [ %135, %223 ]
+  %230 = add nsw i64 %229, 1
+  %231 = icmp slt i64 %230, %0
+  %232 = select i1 %122, i1 true, i1 %231
+  br i1 %232, label %133, label %423, !llvm.loop !28
 
-229:                                              ; preds = %225
-  %230 = add nsw i64 %0, -1
-  %231 = add i64 %230, %9
-  %232 = sdiv i64 %231, %9
-  br label %233
+233:                                              ; preds = %70
+  %234 = icmp eq i64 %8, 0
+  %235 = icmp slt i64 %0, 0
+  %236 = or i1 %235, %234
+  br i1 %236, label %241, label %237
 
-233:                                              ; preds = %65, %225, %229
-  %234 = phi i1 [ false, %229 ], [ %227, %225 ], [ %70, %65 ]
-  %235 = phi i64 [ %9, %229 ], [ %9, %225 ], [ %67, %65 ]
-  %236 = phi i64 [ %8, %229 ], [ %8, %225 ], [ 0, %65 ]
-  %237 = phi i64 [ %232, %229 ], [ 1, %225 ], [ 1, %65 ]
-  %238 = tail call i64 @llvm.smax.i64(i64 %237, i64 1)
-  %239 = mul nsw i64 %238, %60
-  %240 = tail call noalias ptr @malloc(i64 noundef %239) #7
-  %241 = getelementptr inbounds i8, ptr %11, i64 56
-  store ptr %240, ptr %241, align 8, !tbaa !24
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %240, ptr readonly align 1 %1, i64 %2, i1 false)
-  br i1 %15, label %242, label %283
+237:                                              ; preds = %233
+  %238 = add nsw i64 %0, -1
+  %239 = add i64 %238, %9
+  %240 = sdiv i64 %239, %9
+  br label %241
 
-242:                                              ; preds = %233
-  %243 = getelementptr inbounds i8, ptr %240, i64 %2
-  %244 = getelementptr inbounds i8, ptr %1, i64 %4
-  %245 = and i64 %3, 1
-  %246 = icmp eq i64 %3, 1
-  br i1 %246, label %273, label %247
+241:                                              ; preds = %65, %233, %237
+  %242 = phi i64 [ %9, %237 ], [ %9, %233 ], [ %67, %65 ]
+  %243 = phi i64 [ %8, %237 ], [ %8, %233 ], [ 0, %65 ]
+  %244 = phi i64 [ %240, %237 ], [ 1, %233 ], [ 1, %65 ]
+  %245 = tail call i64 @llvm.smax.i64(i64 %244, i64 1)
+  %246 = mul nsw i64 %245, %60
+  %247 = tail call noalias ptr @malloc(i64 noundef %246) #7
+  %248 = getelementptr inbounds i8, ptr %11, i64 56
+  store ptr %247, ptr %248, align 8, !tbaa !24
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %247, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %249, label %290
 
-247:                                              ; preds = %242
-  %248 = and i64 %3, 9223372036854775806
-  br label %249
+249:                                              ; preds = %241
+  %250 = getelementptr inbounds i8, ptr %247, i64 %2
+  %251 = getelementptr inbounds i8, ptr %1, i64 %4
+  %252 = and i64 %3, 1
+  %253 = icmp eq i64 %3, 1
+  br i1 %253, label %280, label %254
 
-249:                                              ; preds = %249, %247
-  %250 = phi ptr [ %243, %247 ], [ %267, %249 ]
-  %251 = phi i64 [ 0, %247 ], [ %268, %249 ]
-  %252 = phi i64 [ 0, %247 ], [ %269, %249 ]
-  %253 = shl nsw i64 %251, 4
-  %254 = getelementptr inbounds i8, ptr %244, i64 %253
-  %255 = load i64, ptr %254, align 8, !tbaa !13
-  %256 = inttoptr i64 %255 to ptr
-  %257 = getelementptr inbounds i8, ptr %254, i64 8
-  %258 = load i64, ptr %257, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %250, ptr align 1 %256, i64 %258, i1 false)
-  %259 = getelementptr inbounds i8, ptr %250, i64 %258
-  %260 = shl i64 %251, 4
-  %261 = or disjoint i64 %260, 16
-  %262 = getelementptr inbounds i8, ptr %244, i64 %261
-  %263 = load i64, ptr %262, align 8, !tbaa !13
-  %264 = inttoptr i64 %263 to ptr
-  %265 = getelementptr inbounds i8, ptr %262, i64 8
-  %266 = load i64, ptr %265, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %259, ptr align 1 %264, i64 %266, i1 false)
-  %267 = getelementptr inbounds i8, ptr %259, i64 %266
-  %268 = add nuw nsw i64 %251, 2
-  %269 = add i64 %252, 2
-  %270 = icmp eq i64 %269, %248
-  br i1 %270, label %271, label %249, !llvm.loop !25
+254:                                              ; preds = %249
+  %255 = and i64 %3, 9223372036854775806
+  br label %256
 
-271:                                              ; preds = %249
-  %272 = shl nsw i64 %268, 4
-  br label %273
+256:                                              ; preds = %256, %254
+  %257 = phi ptr [ %250, %254 ], [ %274, %256 ]
+  %258 = phi i64 [ 0, %254 ], [ %275, %256 ]
+  %259 = phi i64 [ 0, %254 ], [ %276, %256 ]
+  %260 = shl nsw i64 %258, 4
+  %261 = getelementptr inbounds i8, ptr %251, i64 %260
+  %262 = load i64, ptr %261, align 8, !tbaa !13
+  %263 = inttoptr i64 %262 to ptr
+  %264 = getelementptr inbounds i8, ptr %261, i64 8
+  %265 = load i64, ptr %264, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %257, ptr align 1 %263, i64 %265, i1 false)
+  %266 = getelementptr inbounds i8, ptr %257, i64 %265
+  %267 = shl i64 %258, 4
+  %268 = or disjoint i64 %267, 16
+  %269 = getelementptr inbounds i8, ptr %251, i64 %268
+  %270 = load i64, ptr %269, align 8, !tbaa !13
+  %271 = inttoptr i64 %270 to ptr
+  %272 = getelementptr inbounds i8, ptr %269, i64 8
+  %273 = load i64, ptr %272, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %266, ptr align 1 %271, i64 %273, i1 false)
+  %274 = getelementptr inbounds i8, ptr %266, i64 %273
+  %275 = add nuw nsw i64 %258, 2
+  %276 = add i64 %259, 2
+  %277 = icmp eq i64 %276, %255
+  br i1 %277, label %278, label %256, !llvm.loop !25
 
-273:                                              ; preds = %271, %242
-  %274 = phi ptr [ %243, %242 ], [ %267, %271 ]
-  %275 = phi i64 [ 0, %242 ], [ %272, %271 ]
-  %276 = icmp eq i64 %245, 0
-  br i1 %276, label %283, label %277
+278:                                              ; preds = %256
+  %279 = shl nsw i64 %275, 4
+  br label %280
 
-277:                                              ; preds = %273
-  %278 = getelementptr inbounds i8, ptr %244, i64 %275
-  %279 = load i64, ptr %278, align 8, !tbaa !13
-  %280 = inttoptr i64 %279 to ptr
-  %281 = getelementptr inbounds i8, ptr %278, i64 8
-  %282 = load i64, ptr %281, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %274, ptr align 1 %280, i64 %282, i1 false)
-  br label %283
+280:                                              ; preds = %278, %249
+  %281 = phi ptr [ %250, %249 ], [ %274, %278 ]
+  %282 = phi i64 [ 0, %249 ], [ %279, %278 ]
+  %283 = icmp eq i64 %252, 0
+  br i1 %283, label %290, label %284
 
-283:                                              ; preds = %277, %273, %233
-  %284 = icmp sgt i64 %0, 0
-  %285 = or i1 %234, %284
-  br i1 %285, label %286, label %364
+284:                                              ; preds = %280
+  %285 = getelementptr inbounds i8, ptr %251, i64 %282
+  %286 = load i64, ptr %285, align 8, !tbaa !13
+  %287 = inttoptr i64 %286 to ptr
+  %288 = getelementptr inbounds i8, ptr %285, i64 8
+  %289 = load i64, ptr %288, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %281, ptr align 1 %287, i64 %289, i1 false)
+  br label %290
 
-286:                                              ; preds = %283
-  %287 = icmp eq i64 %236, 1
-  %288 = getelementptr inbounds i8, ptr %1, i64 %5
-  %289 = and i64 %3, 1
-  %290 = icmp eq i64 %3, 1
-  %291 = and i64 %3, 9223372036854775806
-  %292 = icmp eq i64 %289, 0
-  br label %293
+290:                                              ; preds = %284, %280, %241
+  %291 = icmp sgt i64 %0, -1
+  br i1 %291, label %299, label %292
 
-293:                                              ; preds = %286, %360
-  %294 = phi ptr [ %240, %286 ], [ %352, %360 ]
-  %295 = phi ptr [ %240, %286 ], [ %353, %360 ]
-  %296 = phi i64 [ 0, %286 ], [ %361, %360 ]
-  %297 = phi i64 [ %238, %286 ], [ %354, %360 ]
-  br i1 %287, label %298, label %351
+292:                                              ; preds = %290
+  %293 = icmp eq i64 %243, 1
+  %294 = getelementptr inbounds i8, ptr %1, i64 %5
+  %295 = and i64 %3, 1
+  %296 = icmp eq i64 %3, 1
+  %297 = and i64 %3, 9223372036854775806
+  %298 = icmp eq i64 %295, 0
+  br label %358
 
-298:                                              ; preds = %293
-  %299 = srem i64 %296, %235
-  %300 = sdiv i64 %296, %235
-  %301 = icmp eq i64 %299, 0
-  br i1 %301, label %302, label %351
+299:                                              ; preds = %290
+  %300 = icmp eq i64 %0, 0
+  br i1 %300, label %423, label %301
 
-302:                                              ; preds = %298
-  %303 = icmp slt i64 %300, %297
-  br i1 %303, label %308, label %304
+301:                                              ; preds = %299
+  %302 = icmp eq i64 %243, 1
+  %303 = select i1 %302, i64 %242, i64 %0
+  %304 = getelementptr inbounds i8, ptr %1, i64 %4
+  %305 = and i64 %3, 1
+  %306 = icmp eq i64 %3, 1
+  %307 = and i64 %3, 9223372036854775806
+  %308 = icmp eq i64 %305, 0
+  br label %309
 
-304:                                              ; preds = %302
-  %305 = shl nsw i64 %297, 1
-  %306 = mul nsw i64 %305, %60
-  %307 = tail call ptr @realloc(ptr noundef %295, i64 noundef %306) #9
-  store ptr %307, ptr %241, align 8, !tbaa !24
-  br label %308
+309:                                              ; preds = %301, %354
+  %310 = phi i64 [ 0, %301 ], [ %356, %354 ]
+  br i1 %302, label %313, label %311
 
-308:                                              ; preds = %304, %302
-  %309 = phi ptr [ %307, %304 ], [ %294, %302 ]
-  %310 = phi i64 [ %305, %304 ], [ %297, %302 ]
-  %311 = mul nsw i64 %300, %60
-  %312 = getelementptr inbounds i8, ptr %309, i64 %311
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %312, ptr readonly align 1 %1, i64 %2, i1 false)
-  br i1 %15, label %313, label %351
+311:                                              ; preds = %309
+  %312 = sub nsw i64 %0, %310
+  br label %354
 
-313:                                              ; preds = %308
-  %314 = getelementptr inbounds i8, ptr %312, i64 %2
-  %315 = load i64, ptr %62, align 8, !tbaa !29
-  %316 = getelementptr inbounds i8, ptr %1, i64 %315
-  br i1 %290, label %341, label %317
+313:                                              ; preds = %309
+  %314 = sdiv i64 %310, %242
+  %315 = mul nsw i64 %314, %60
+  %316 = getelementptr inbounds i8, ptr %247, i64 %315
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %316, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %317, label %351
 
-317:                                              ; preds = %313, %317
-  %318 = phi ptr [ %337, %317 ], [ %314, %313 ]
-  %319 = phi i64 [ %338, %317 ], [ 0, %313 ]
-  %320 = phi i64 [ %339, %317 ], [ 0, %313 ]
-  %321 = shl nsw i64 %319, 4
-  %322 = getelementptr inbounds i8, ptr %316, i64 %321
-  %323 = load i64, ptr %322, align 8, !tbaa !13
-  %324 = inttoptr i64 %323 to ptr
-  %325 = getelementptr inbounds i8, ptr %322, i64 8
-  %326 = load i64, ptr %325, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %318, ptr align 1 %324, i64 %326, i1 false)
-  %327 = load i64, ptr %325, align 8, !tbaa !13
-  %328 = getelementptr inbounds i8, ptr %318, i64 %327
-  %329 = shl i64 %319, 4
-  %330 = or disjoint i64 %329, 16
-  %331 = getelementptr inbounds i8, ptr %316, i64 %330
-  %332 = load i64, ptr %331, align 8, !tbaa !13
-  %333 = inttoptr i64 %332 to ptr
-  %334 = getelementptr inbounds i8, ptr %331, i64 8
-  %335 = load i64, ptr %334, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %328, ptr align 1 %333, i64 %335, i1 false)
-  %336 = load i64, ptr %334, align 8, !tbaa !13
-  %337 = getelementptr inbounds i8, ptr %328, i64 %336
-  %338 = add nuw nsw i64 %319, 2
-  %339 = add i64 %320, 2
-  %340 = icmp eq i64 %339, %291
-  br i1 %340, label %341, label %317, !llvm.loop !25
+317:                                              ; preds = %313
+  %318 = getelementptr inbounds i8, ptr %316, i64 %2
+  br i1 %306, label %341, label %319
 
-341:                                              ; preds = %317, %313
-  %342 = phi ptr [ %314, %313 ], [ %337, %317 ]
-  %343 = phi i64 [ 0, %313 ], [ %338, %317 ]
-  br i1 %292, label %351, label %344
+319:                                              ; preds = %317, %319
+  %320 = phi ptr [ %337, %319 ], [ %318, %317 ]
+  %321 = phi i64 [ %338, %319 ], [ 0, %317 ]
+  %322 = phi i64 [ %339, %319 ], [ 0, %317 ]
+  %323 = shl nsw i64 %321, 4
+  %324 = getelementptr inbounds i8, ptr %304, i64 %323
+  %325 = load i64, ptr %324, align 8, !tbaa !13
+  %326 = inttoptr i64 %325 to ptr
+  %327 = getelementptr inbounds i8, ptr %324, i64 8
+  %328 = load i64, ptr %327, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %320, ptr align 1 %326, i64 %328, i1 false)
+  %329 = getelementptr inbounds i8, ptr %320, i64 %328
+  %330 = shl i64 %321, 4
+  %331 = or disjoint i64 %330, 16
+  %332 = getelementptr inbounds i8, ptr %304, i64 %331
+  %333 = load i64, ptr %332, align 8, !tbaa !13
+  %334 = inttoptr i64 %333 to ptr
+  %335 = getelementptr inbounds i8, ptr %332, i64 8
+  %336 = load i64, ptr %335, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %329, ptr align 1 %334, i64 %336, i1 false)
+  %337 = getelementptr inbounds i8, ptr %329, i64 %336
+  %338 = add nuw nsw i64 %321, 2
+  %339 = add i64 %322, 2
+  %340 = icmp eq i64 %339, %307
+  br i1 %340, label %341, label %319, !llvm.loop !25
+
+341:                                              ; preds = %319, %317
+  %342 = phi ptr [ %318, %317 ], [ %337, %319 ]
+  %343 = phi i64 [ 0, %317 ], [ %338, %319 ]
+  br i1 %308, label %351, label %344
 
 344:                                              ; preds = %341
   %345 = shl nsw i64 %343, 4
-  %346 = getelementptr inbounds i8, ptr %316, i64 %345
+  %346 = getelementptr inbounds i8, ptr %304, i64 %345
   %347 = load i64, ptr %346, align 8, !tbaa !13
   %348 = inttoptr i64 %347 to ptr
   %349 = getelementptr inbounds i8, ptr %346, i64 8
@@ -510,31 +512,112 @@ define dso_local noundef ptr @__xenzyme_checkpoint_forward(i64 noundef %0, ptr n
   tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %342, ptr align 1 %348, i64 %350, i1 false)
   br label %351
 
-351:                                              ; preds = %344, %341, %308, %298, %293
-  %352 = phi ptr [ %294, %298 ], [ %294, %293 ], [ %309, %308 ], [ %309, %341 ], [ %309, %344 ]
-  %353 = phi ptr [ %295, %298 ], [ %295, %293 ], [ %309, %308 ], [ %309, %341 ], [ %309, %344 ]
-  %354 = phi i64 [ %297, %298 ], [ %297, %293 ], [ %310, %308 ], [ %310, %341 ], [ %310, %344 ]
-  tail call void %6(ptr noundef %1, ptr noundef %7) #8
-  br i1 %234, label %355, label %360
+351:                                              ; preds = %344, %341, %313
+  %352 = sub nsw i64 %0, %310
+  %353 = tail call i64 @llvm.smin.i64(i64 %242, i64 %352)
+  br label %354
 
-355:                                              ; preds = %351
-  %356 = load i8, ptr %288, align 1, !tbaa !27
-  %357 = icmp eq i8 %356, 0
-  br i1 %357, label %358, label %360
+354:                                              ; preds = %351, %311
+  %355 = phi i64 [ %312, %311 ], [ %353, %351 ]
+  tail call void %6(ptr noundef %1, ptr noundef %7, i64 noundef %355) #8
+  %356 = add nsw i64 %310, %303
+  %357 = icmp slt i64 %356, %0
+  br i1 %357, label %309, label %423, !llvm.loop !29
 
-358:                                              ; preds = %355
-  %359 = add nuw nsw i64 %296, 1
-  br label %364
+358:                                              ; preds = %416, %292
+  %359 = phi ptr [ %417, %416 ], [ %247, %292 ]
+  %360 = phi ptr [ %418, %416 ], [ %247, %292 ]
+  %361 = phi i64 [ %419, %416 ], [ %245, %292 ]
+  %362 = phi i64 [ %422, %416 ], [ 0, %292 ]
+  br i1 %293, label %363, label %416
 
-360:                                              ; preds = %351, %355
-  %361 = add nuw nsw i64 %296, 1
-  %362 = icmp slt i64 %361, %0
-  %363 = select i1 %234, i1 true, i1 %362
-  br i1 %363, label %293, label %364, !llvm.loop !30
+363:                                              ; preds = %358
+  %364 = srem i64 %362, %242
+  %365 = sdiv i64 %362, %242
+  %366 = icmp eq i64 %364, 0
+  br i1 %366, label %367, label %416
 
-364:                                              ; preds = %221, %360, %122, %283, %358, %219
-  %365 = phi i64 [ %220, %219 ], [ %359, %358 ], [ 0, %283 ], [ 0, %122 ], [ %361, %360 ], [ %222, %221 ]
-  store i64 %365, ptr %11, align 8, !tbaa !31
+367:                                              ; preds = %363
+  %368 = icmp slt i64 %365, %361
+  br i1 %368, label %373, label %369
+
+369:                                              ; preds = %367
+  %370 = shl nsw i64 %361, 1
+  %371 = mul nsw i64 %370, %60
+  %372 = tail call ptr @realloc(ptr noundef %360, i64 noundef %371) #9
+  store ptr %372, ptr %248, align 8, !tbaa !24
+  br label %373
+
+373:                                              ; preds = %369, %367
+  %374 = phi ptr [ %372, %369 ], [ %359, %367 ]
+  %375 = phi i64 [ %370, %369 ], [ %361, %367 ]
+  %376 = mul nsw i64 %365, %60
+  %377 = getelementptr inbounds i8, ptr %374, i64 %376
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %377, ptr readonly align 1 %1, i64 %2, i1 false)
+  br i1 %15, label %378, label %416
+
+378:                                              ; preds = %373
+  %379 = getelementptr inbounds i8, ptr %377, i64 %2
+  %380 = load i64, ptr %62, align 8, !tbaa !30
+  %381 = getelementptr inbounds i8, ptr %1, i64 %380
+  br i1 %296, label %406, label %382
+
+382:                                              ; preds = %378, %382
+  %383 = phi ptr [ %402, %382 ], [ %379, %378 ]
+  %384 = phi i64 [ %403, %382 ], [ 0, %378 ]
+  %385 = phi i64 [ %404, %382 ], [ 0, %378 ]
+  %386 = shl nsw i64 %384, 4
+  %387 = getelementptr inbounds i8, ptr %381, i64 %386
+  %388 = load i64, ptr %387, align 8, !tbaa !13
+  %389 = inttoptr i64 %388 to ptr
+  %390 = getelementptr inbounds i8, ptr %387, i64 8
+  %391 = load i64, ptr %390, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %383, ptr align 1 %389, i64 %391, i1 false)
+  %392 = load i64, ptr %390, align 8, !tbaa !13
+  %393 = getelementptr inbounds i8, ptr %383, i64 %392
+  %394 = shl i64 %384, 4
+  %395 = or disjoint i64 %394, 16
+  %396 = getelementptr inbounds i8, ptr %381, i64 %395
+  %397 = load i64, ptr %396, align 8, !tbaa !13
+  %398 = inttoptr i64 %397 to ptr
+  %399 = getelementptr inbounds i8, ptr %396, i64 8
+  %400 = load i64, ptr %399, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %393, ptr align 1 %398, i64 %400, i1 false)
+  %401 = load i64, ptr %399, align 8, !tbaa !13
+  %402 = getelementptr inbounds i8, ptr %393, i64 %401
+  %403 = add nuw nsw i64 %384, 2
+  %404 = add i64 %385, 2
+  %405 = icmp eq i64 %404, %297
+  br i1 %405, label %406, label %382, !llvm.loop !25
+
+406:                                              ; preds = %382, %378
+  %407 = phi ptr [ %379, %378 ], [ %402, %382 ]
+  %408 = phi i64 [ 0, %378 ], [ %403, %382 ]
+  br i1 %298, label %416, label %409
+
+409:                                              ; preds = %406
+  %410 = shl nsw i64 %408, 4
+  %411 = getelementptr inbounds i8, ptr %381, i64 %410
+  %412 = load i64, ptr %411, align 8, !tbaa !13
+  %413 = inttoptr i64 %412 to ptr
+  %414 = getelementptr inbounds i8, ptr %411, i64 8
+  %415 = load i64, ptr %414, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %407, ptr align 1 %413, i64 %415, i1 false)
+  br label %416
+
+416:                                              ; preds = %409, %406, %373, %363, %358
+  %417 = phi ptr [ %359, %363 ], [ %359, %358 ], [ %374, %373 ], [ %374, %406 ], [ %374, %409 ]
+  %418 = phi ptr [ %360, %363 ], [ %360, %358 ], [ %374, %373 ], [ %374, %406 ], [ %374, %409 ]
+  %419 = phi i64 [ %361, %363 ], [ %361, %358 ], [ %375, %373 ], [ %375, %406 ], [ %375, %409 ]
+  tail call void %6(ptr noundef %1, ptr noundef %7, i64 noundef 1) #8
+  %420 = load i8, ptr %294, align 1, !tbaa !27
+  %421 = icmp eq i8 %420, 0
+  %422 = add nuw nsw i64 %362, 1
+  br i1 %421, label %423, label %358
+
+423:                                              ; preds = %228, %416, %354, %121, %299, %226
+  %424 = phi i64 [ %227, %226 ], [ 0, %299 ], [ 0, %121 ], [ %0, %354 ], [ %422, %416 ], [ %230, %228 ]
+  store i64 %424, ptr %11, align 8, !tbaa !31
   ret ptr %11
 }
 
@@ -607,7 +690,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
 43:                                               ; preds = %43, %40
   %44 = phi ptr [ %42, %40 ], [ %55, %43 ]
   %45 = phi i64 [ 0, %40 ], [ %56, %43 ]
-  %46 = load i64, ptr %26, align 8, !tbaa !29
+  %46 = load i64, ptr %26, align 8, !tbaa !30
   %47 = getelementptr inbounds i8, ptr %1, i64 %46
   %48 = shl nsw i64 %45, 4
   %49 = getelementptr inbounds i8, ptr %47, i64 %48
@@ -857,7 +940,7 @@ define dso_local void @__xenzyme_checkpoint_reverse(ptr nocapture noundef %0, pt
 ; Function Attrs: nounwind uwtable
 define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1, i64 noundef %2, i64 noundef %3) unnamed_addr #0 {
   %5 = icmp sgt i64 %2, 0
-  br i1 %5, label %6, label %233
+  br i1 %5, label %6, label %226
 
 6:                                                ; preds = %4
   %7 = icmp eq i64 %3, 1
@@ -877,8 +960,8 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1
   %21 = getelementptr inbounds i8, ptr %0, i64 56
   br label %22
 
-22:                                               ; preds = %6, %232
-  %23 = phi i64 [ %2, %6 ], [ %151, %232 ]
+22:                                               ; preds = %6, %224
+  %23 = phi i64 [ %2, %6 ], [ %147, %224 ]
   %24 = icmp eq i64 %23, 1
   br i1 %24, label %25, label %61
 
@@ -907,7 +990,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1
 40:                                               ; preds = %40, %37
   %41 = phi ptr [ %39, %37 ], [ %52, %40 ]
   %42 = phi i64 [ 0, %37 ], [ %53, %40 ]
-  %43 = load i64, ptr %15, align 8, !tbaa !29
+  %43 = load i64, ptr %15, align 8, !tbaa !30
   %44 = getelementptr inbounds i8, ptr %29, i64 %43
   %45 = shl nsw i64 %42, 4
   %46 = getelementptr inbounds i8, ptr %44, i64 %45
@@ -930,13 +1013,13 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1
   %59 = load ptr, ptr %21, align 8, !tbaa !42
   %60 = load ptr, ptr %17, align 8, !tbaa !43
   tail call void %57(ptr noundef %58, ptr noundef %59, ptr noundef %60) #8
-  br label %233
+  br label %226
 
 61:                                               ; preds = %22
-  br i1 %7, label %62, label %114
+  br i1 %7, label %62, label %110
 
-62:                                               ; preds = %61, %106
-  %63 = phi i64 [ %64, %106 ], [ %2, %61 ]
+62:                                               ; preds = %61, %102
+  %63 = phi i64 [ %64, %102 ], [ %2, %61 ]
   %64 = add nsw i64 %63, -1
   %65 = load i64, ptr %10, align 8, !tbaa !46
   %66 = icmp eq i64 %65, %1
@@ -962,7 +1045,7 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1
 79:                                               ; preds = %79, %76
   %80 = phi ptr [ %78, %76 ], [ %91, %79 ]
   %81 = phi i64 [ 0, %76 ], [ %92, %79 ]
-  %82 = load i64, ptr %15, align 8, !tbaa !29
+  %82 = load i64, ptr %15, align 8, !tbaa !30
   %83 = getelementptr inbounds i8, ptr %68, i64 %82
   %84 = shl nsw i64 %81, 4
   %85 = getelementptr inbounds i8, ptr %83, i64 %84
@@ -982,197 +1065,190 @@ define internal fastcc void @xz_revolve(ptr nocapture noundef %0, i64 noundef %1
   %96 = icmp eq i64 %64, 0
   %97 = select i1 %96, i64 %1, i64 -1
   store i64 %97, ptr %10, align 8, !tbaa !46
-  %98 = icmp eq i64 %63, 1
-  br i1 %98, label %106, label %99
+  br i1 %96, label %102, label %98
 
-99:                                               ; preds = %95, %99
-  %100 = phi i64 [ %104, %99 ], [ 0, %95 ]
-  %101 = load ptr, ptr %16, align 8, !tbaa !44
-  %102 = load ptr, ptr %11, align 8, !tbaa !41
-  %103 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %101(ptr noundef %102, ptr noundef %103) #8
-  %104 = add nuw nsw i64 %100, 1
-  %105 = icmp eq i64 %104, %64
-  br i1 %105, label %106, label %99, !llvm.loop !51
+98:                                               ; preds = %95
+  %99 = load ptr, ptr %16, align 8, !tbaa !44
+  %100 = load ptr, ptr %11, align 8, !tbaa !41
+  %101 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %99(ptr noundef %100, ptr noundef %101, i64 noundef %64) #8
+  br label %102
 
-106:                                              ; preds = %99, %95
-  %107 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %108 = add nsw i64 %107, %64
-  store i64 %108, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+102:                                              ; preds = %95, %98
+  %103 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %104 = add nsw i64 %103, %64
+  store i64 %104, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
   store i64 -1, ptr %10, align 8, !tbaa !46
-  %109 = load ptr, ptr %20, align 8, !tbaa !45
-  %110 = load ptr, ptr %11, align 8, !tbaa !41
-  %111 = load ptr, ptr %21, align 8, !tbaa !42
-  %112 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %109(ptr noundef %110, ptr noundef %111, ptr noundef %112) #8
-  %113 = icmp sgt i64 %63, 1
-  br i1 %113, label %62, label %233, !llvm.loop !52
+  %105 = load ptr, ptr %20, align 8, !tbaa !45
+  %106 = load ptr, ptr %11, align 8, !tbaa !41
+  %107 = load ptr, ptr %21, align 8, !tbaa !42
+  %108 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %105(ptr noundef %106, ptr noundef %107, ptr noundef %108) #8
+  %109 = icmp sgt i64 %63, 1
+  br i1 %109, label %62, label %226, !llvm.loop !51
 
-114:                                              ; preds = %61
-  %115 = uitofp nneg i64 %23 to double
-  br label %116
+110:                                              ; preds = %61
+  %111 = uitofp nneg i64 %23 to double
+  br label %112
 
-116:                                              ; preds = %116, %114
-  %117 = phi double [ 1.000000e+00, %114 ], [ %124, %116 ]
-  %118 = phi i64 [ 0, %114 ], [ %122, %116 ]
-  %119 = add i64 %8, %118
-  %120 = sitofp i64 %119 to double
-  %121 = fmul double %117, %120
-  %122 = add nuw nsw i64 %118, 1
-  %123 = uitofp nneg i64 %122 to double
-  %124 = fdiv double %121, %123
-  %125 = fcmp olt double %124, %115
-  br i1 %125, label %116, label %126, !llvm.loop !48
+112:                                              ; preds = %112, %110
+  %113 = phi double [ 1.000000e+00, %110 ], [ %120, %112 ]
+  %114 = phi i64 [ 0, %110 ], [ %118, %112 ]
+  %115 = add i64 %8, %114
+  %116 = sitofp i64 %115 to double
+  %117 = fmul double %113, %116
+  %118 = add nuw nsw i64 %114, 1
+  %119 = uitofp nneg i64 %118 to double
+  %120 = fdiv double %117, %119
+  %121 = fcmp olt double %120, %111
+  br i1 %121, label %112, label %122, !llvm.loop !48
 
-126:                                              ; preds = %116
-  %127 = fmul double %124, %9
-  %128 = add nsw i64 %122, %3
-  %129 = sitofp i64 %128 to double
-  %130 = fdiv double %127, %129
-  %131 = fadd double %130, 5.000000e-01
-  %132 = fptosi double %131 to i64
-  %133 = sub nsw i64 %23, %132
-  %134 = icmp eq i64 %118, 0
-  br i1 %134, label %145, label %135
+122:                                              ; preds = %112
+  %123 = fmul double %120, %9
+  %124 = add nsw i64 %118, %3
+  %125 = sitofp i64 %124 to double
+  %126 = fdiv double %123, %125
+  %127 = fadd double %126, 5.000000e-01
+  %128 = fptosi double %127 to i64
+  %129 = sub nsw i64 %23, %128
+  %130 = icmp eq i64 %114, 0
+  br i1 %130, label %141, label %131
 
-135:                                              ; preds = %126
-  %136 = fmul double %124, %123
-  %137 = fdiv double %136, %129
-  %138 = uitofp nneg i64 %118 to double
-  %139 = fmul double %137, %138
-  %140 = add i64 %118, %3
-  %141 = sitofp i64 %140 to double
-  %142 = fdiv double %139, %141
-  %143 = fadd double %142, 5.000000e-01
-  %144 = fptosi double %143 to i64
-  br label %145
+131:                                              ; preds = %122
+  %132 = fmul double %120, %119
+  %133 = fdiv double %132, %125
+  %134 = uitofp nneg i64 %114 to double
+  %135 = fmul double %133, %134
+  %136 = add i64 %114, %3
+  %137 = sitofp i64 %136 to double
+  %138 = fdiv double %135, %137
+  %139 = fadd double %138, 5.000000e-01
+  %140 = fptosi double %139 to i64
+  br label %141
 
-145:                                              ; preds = %126, %135
-  %146 = phi i64 [ %144, %135 ], [ 0, %126 ]
-  %147 = tail call i64 @llvm.smax.i64(i64 %146, i64 %133)
-  %148 = tail call i64 @llvm.smax.i64(i64 %147, i64 1)
-  %149 = icmp slt i64 %148, %23
-  %150 = add nsw i64 %23, -1
-  %151 = select i1 %149, i64 %148, i64 %150
-  %152 = load i64, ptr %10, align 8, !tbaa !46
-  %153 = icmp eq i64 %152, %1
-  br i1 %153, label %182, label %154
+141:                                              ; preds = %122, %131
+  %142 = phi i64 [ %140, %131 ], [ 0, %122 ]
+  %143 = tail call i64 @llvm.smax.i64(i64 %142, i64 %129)
+  %144 = tail call i64 @llvm.smax.i64(i64 %143, i64 1)
+  %145 = icmp slt i64 %144, %23
+  %146 = add nsw i64 %23, -1
+  %147 = select i1 %145, i64 %144, i64 %146
+  %148 = load i64, ptr %10, align 8, !tbaa !46
+  %149 = icmp eq i64 %148, %1
+  br i1 %149, label %178, label %150
 
-154:                                              ; preds = %145
-  %155 = load ptr, ptr %11, align 8, !tbaa !41
-  %156 = load ptr, ptr %12, align 8, !tbaa !40
-  %157 = load i64, ptr %13, align 8, !tbaa !38
-  %158 = mul nsw i64 %157, %1
-  %159 = getelementptr inbounds i8, ptr %156, i64 %158
+150:                                              ; preds = %141
+  %151 = load ptr, ptr %11, align 8, !tbaa !41
+  %152 = load ptr, ptr %12, align 8, !tbaa !40
+  %153 = load i64, ptr %13, align 8, !tbaa !38
+  %154 = mul nsw i64 %153, %1
+  %155 = getelementptr inbounds i8, ptr %152, i64 %154
+  %156 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %151, ptr readonly align 1 %155, i64 %156, i1 false)
+  %157 = load i64, ptr %14, align 8, !tbaa !34
+  %158 = icmp sgt i64 %157, 0
+  br i1 %158, label %159, label %178
+
+159:                                              ; preds = %150
   %160 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %155, ptr readonly align 1 %159, i64 %160, i1 false)
-  %161 = load i64, ptr %14, align 8, !tbaa !34
-  %162 = icmp sgt i64 %161, 0
-  br i1 %162, label %163, label %182
+  %161 = getelementptr inbounds i8, ptr %155, i64 %160
+  br label %162
 
-163:                                              ; preds = %154
-  %164 = load i64, ptr %0, align 8, !tbaa !33
-  %165 = getelementptr inbounds i8, ptr %159, i64 %164
-  br label %166
+162:                                              ; preds = %162, %159
+  %163 = phi ptr [ %161, %159 ], [ %174, %162 ]
+  %164 = phi i64 [ 0, %159 ], [ %175, %162 ]
+  %165 = load i64, ptr %15, align 8, !tbaa !30
+  %166 = getelementptr inbounds i8, ptr %151, i64 %165
+  %167 = shl nsw i64 %164, 4
+  %168 = getelementptr inbounds i8, ptr %166, i64 %167
+  %169 = load i64, ptr %168, align 8, !tbaa !13
+  %170 = inttoptr i64 %169 to ptr
+  %171 = getelementptr inbounds i8, ptr %168, i64 8
+  %172 = load i64, ptr %171, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %170, ptr align 1 %163, i64 %172, i1 false)
+  %173 = load i64, ptr %171, align 8, !tbaa !13
+  %174 = getelementptr inbounds i8, ptr %163, i64 %173
+  %175 = add nuw nsw i64 %164, 1
+  %176 = load i64, ptr %14, align 8, !tbaa !34
+  %177 = icmp slt i64 %175, %176
+  br i1 %177, label %162, label %178, !llvm.loop !35
 
-166:                                              ; preds = %166, %163
-  %167 = phi ptr [ %165, %163 ], [ %178, %166 ]
-  %168 = phi i64 [ 0, %163 ], [ %179, %166 ]
-  %169 = load i64, ptr %15, align 8, !tbaa !29
-  %170 = getelementptr inbounds i8, ptr %155, i64 %169
-  %171 = shl nsw i64 %168, 4
-  %172 = getelementptr inbounds i8, ptr %170, i64 %171
-  %173 = load i64, ptr %172, align 8, !tbaa !13
-  %174 = inttoptr i64 %173 to ptr
-  %175 = getelementptr inbounds i8, ptr %172, i64 8
-  %176 = load i64, ptr %175, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %174, ptr align 1 %167, i64 %176, i1 false)
-  %177 = load i64, ptr %175, align 8, !tbaa !13
-  %178 = getelementptr inbounds i8, ptr %167, i64 %177
-  %179 = add nuw nsw i64 %168, 1
-  %180 = load i64, ptr %14, align 8, !tbaa !34
-  %181 = icmp slt i64 %179, %180
-  br i1 %181, label %166, label %182, !llvm.loop !35
+178:                                              ; preds = %162, %150, %141
+  %179 = icmp eq i64 %147, 0
+  %180 = select i1 %179, i64 %1, i64 -1
+  store i64 %180, ptr %10, align 8, !tbaa !46
+  br i1 %179, label %185, label %181
 
-182:                                              ; preds = %166, %154, %145
-  %183 = icmp eq i64 %151, 0
-  %184 = select i1 %183, i64 %1, i64 -1
-  store i64 %184, ptr %10, align 8, !tbaa !46
-  %185 = icmp sgt i64 %151, 0
-  br i1 %185, label %186, label %193
+181:                                              ; preds = %178
+  %182 = load ptr, ptr %16, align 8, !tbaa !44
+  %183 = load ptr, ptr %11, align 8, !tbaa !41
+  %184 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %182(ptr noundef %183, ptr noundef %184, i64 noundef %147) #8
+  br label %185
 
-186:                                              ; preds = %182, %186
-  %187 = phi i64 [ %191, %186 ], [ 0, %182 ]
-  %188 = load ptr, ptr %16, align 8, !tbaa !44
-  %189 = load ptr, ptr %11, align 8, !tbaa !41
-  %190 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %188(ptr noundef %189, ptr noundef %190) #8
-  %191 = add nuw nsw i64 %187, 1
-  %192 = icmp eq i64 %191, %151
-  br i1 %192, label %193, label %186, !llvm.loop !51
+185:                                              ; preds = %178, %181
+  %186 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %187 = add nsw i64 %186, %147
+  store i64 %187, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
+  %188 = sub nsw i64 %23, %147
+  %189 = icmp eq i64 %188, 1
+  br i1 %189, label %190, label %195
 
-193:                                              ; preds = %186, %182
-  %194 = load i64, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %195 = add nsw i64 %194, %151
-  store i64 %195, ptr @__xenzyme_checkpoint_steps, align 8, !tbaa !13
-  %196 = sub nsw i64 %23, %151
-  %197 = icmp eq i64 %196, 1
-  br i1 %197, label %198, label %203
-
-198:                                              ; preds = %193
+190:                                              ; preds = %185
   store i64 -1, ptr %10, align 8, !tbaa !46
-  %199 = load ptr, ptr %20, align 8, !tbaa !45
+  %191 = load ptr, ptr %20, align 8, !tbaa !45
+  %192 = load ptr, ptr %11, align 8, !tbaa !41
+  %193 = load ptr, ptr %21, align 8, !tbaa !42
+  %194 = load ptr, ptr %17, align 8, !tbaa !43
+  tail call void %191(ptr noundef %192, ptr noundef %193, ptr noundef %194) #8
+  br label %224
+
+195:                                              ; preds = %185
+  %196 = load ptr, ptr %12, align 8, !tbaa !40
+  %197 = load i64, ptr %13, align 8, !tbaa !38
+  %198 = mul nsw i64 %197, %18
+  %199 = getelementptr inbounds i8, ptr %196, i64 %198
   %200 = load ptr, ptr %11, align 8, !tbaa !41
-  %201 = load ptr, ptr %21, align 8, !tbaa !42
-  %202 = load ptr, ptr %17, align 8, !tbaa !43
-  tail call void %199(ptr noundef %200, ptr noundef %201, ptr noundef %202) #8
-  br label %232
+  %201 = load i64, ptr %0, align 8, !tbaa !33
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %199, ptr readonly align 1 %200, i64 %201, i1 false)
+  %202 = load i64, ptr %14, align 8, !tbaa !34
+  %203 = icmp sgt i64 %202, 0
+  br i1 %203, label %204, label %223
 
-203:                                              ; preds = %193
-  %204 = load ptr, ptr %12, align 8, !tbaa !40
-  %205 = load i64, ptr %13, align 8, !tbaa !38
-  %206 = mul nsw i64 %205, %18
-  %207 = getelementptr inbounds i8, ptr %204, i64 %206
-  %208 = load ptr, ptr %11, align 8, !tbaa !41
-  %209 = load i64, ptr %0, align 8, !tbaa !33
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %207, ptr readonly align 1 %208, i64 %209, i1 false)
-  %210 = load i64, ptr %14, align 8, !tbaa !34
-  %211 = icmp sgt i64 %210, 0
-  br i1 %211, label %212, label %231
+204:                                              ; preds = %195
+  %205 = load i64, ptr %0, align 8, !tbaa !33
+  %206 = getelementptr inbounds i8, ptr %199, i64 %205
+  br label %207
 
-212:                                              ; preds = %203
-  %213 = load i64, ptr %0, align 8, !tbaa !33
-  %214 = getelementptr inbounds i8, ptr %207, i64 %213
-  br label %215
-
-215:                                              ; preds = %215, %212
-  %216 = phi ptr [ %214, %212 ], [ %227, %215 ]
-  %217 = phi i64 [ 0, %212 ], [ %228, %215 ]
-  %218 = load i64, ptr %15, align 8, !tbaa !29
+207:                                              ; preds = %207, %204
+  %208 = phi ptr [ %206, %204 ], [ %219, %207 ]
+  %209 = phi i64 [ 0, %204 ], [ %220, %207 ]
+  %210 = load i64, ptr %15, align 8, !tbaa !30
+  %211 = getelementptr inbounds i8, ptr %200, i64 %210
+  %212 = shl nsw i64 %209, 4
+  %213 = getelementptr inbounds i8, ptr %211, i64 %212
+  %214 = load i64, ptr %213, align 8, !tbaa !13
+  %215 = inttoptr i64 %214 to ptr
+  %216 = getelementptr inbounds i8, ptr %213, i64 8
+  %217 = load i64, ptr %216, align 8, !tbaa !13
+  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %208, ptr align 1 %215, i64 %217, i1 false)
+  %218 = load i64, ptr %216, align 8, !tbaa !13
   %219 = getelementptr inbounds i8, ptr %208, i64 %218
-  %220 = shl nsw i64 %217, 4
-  %221 = getelementptr inbounds i8, ptr %219, i64 %220
-  %222 = load i64, ptr %221, align 8, !tbaa !13
-  %223 = inttoptr i64 %222 to ptr
-  %224 = getelementptr inbounds i8, ptr %221, i64 8
-  %225 = load i64, ptr %224, align 8, !tbaa !13
-  tail call void @llvm.memcpy.p0.p0.i64(ptr align 1 %216, ptr align 1 %223, i64 %225, i1 false)
-  %226 = load i64, ptr %224, align 8, !tbaa !13
-  %227 = getelementptr inbounds i8, ptr %216, i64 %226
-  %228 = add nuw nsw i64 %217, 1
-  %229 = load i64, ptr %14, align 8, !tbaa !34
-  %230 = icmp slt i64 %228, %229
-  br i1 %230, label %215, label %231, !llvm.loop !25
+  %220 = add nuw nsw i64 %209, 1
+  %221 = load i64, ptr %14, align 8, !tbaa !34
+  %222 = icmp slt i64 %220, %221
+  br i1 %222, label %207, label %223, !llvm.loop !25
 
-231:                                              ; preds = %215, %203
+223:                                              ; preds = %207, %195
   store i64 %18, ptr %10, align 8, !tbaa !46
-  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %196, i64 noundef %19)
-  br label %232
+  tail call fastcc void @xz_revolve(ptr noundef nonnull %0, i64 noundef %18, i64 noundef %188, i64 noundef %19)
+  br label %224
 
-232:                                              ; preds = %231, %198
-  br i1 %185, label %22, label %233, !llvm.loop !53
+224:                                              ; preds = %223, %190
+  %225 = icmp sgt i64 %147, 0
+  br i1 %225, label %22, label %226, !llvm.loop !52
 
-233:                                              ; preds = %232, %106, %4, %56
+226:                                              ; preds = %224, %102, %4, %56
   ret void
 }
 
@@ -1231,8 +1307,8 @@ attributes #9 = { nounwind allocsize(1) }
 !26 = distinct !{!26, !18}
 !27 = !{!8, !8, i64 0}
 !28 = distinct !{!28, !18}
-!29 = !{!10, !7, i64 16}
-!30 = distinct !{!30, !18}
+!29 = distinct !{!29, !18}
+!30 = !{!10, !7, i64 16}
 !31 = !{!6, !7, i64 0}
 !32 = !{!6, !7, i64 48}
 !33 = !{!10, !7, i64 0}
@@ -1255,4 +1331,3 @@ attributes #9 = { nounwind allocsize(1) }
 !50 = distinct !{!50, !18}
 !51 = distinct !{!51, !18}
 !52 = distinct !{!52, !18}
-!53 = distinct !{!53, !18}

@@ -1,5 +1,5 @@
-; ModuleID = 'shadow_runtime.c'
-source_filename = "shadow_runtime.c"
+; ModuleID = 'xenzyme/transforms/shadow_runtime.c'
+source_filename = "xenzyme/transforms/shadow_runtime.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
