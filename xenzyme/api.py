@@ -429,6 +429,10 @@ def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
     LowerStructuredPass().apply(context(), module)
     if has_derivative_requests(module) or any(o.dialect_name() == "autodiff" for o in module.walk()):
         EnzymePass(preopt=2, postopt=0).apply(context(), module)
+    elif any(o.dialect_name() == "par" for o in module.walk()):  # (scf.parallel loops on threads)
+        from xenzyme.transforms.lower_par import LowerParPass
+
+        LowerParPass().apply(context(), module)
     return StructuredJIT(JITModule(module, opt_level=opt_level), signatures)
 
 
@@ -536,8 +540,9 @@ def _structured_activities(module: ModuleOp, function: str, activity: Sequence[s
 
 def _structured_preopt(module: ModuleOp, preopt: int) -> int:
     """No optimisation before differentiation for a lowered module that holds derivative
-    requests of its own (`autodiff` ops): LLVM's optimiser cannot carry them."""
-    return 0 if any(o.dialect_name() == "autodiff" for o in module.walk()) else preopt
+    requests of its own (`autodiff` ops) or parallel regions (`par` ops, from `scf.parallel`
+    loops): LLVM's optimiser cannot carry them."""
+    return 0 if any(o.dialect_name() in ("autodiff", "par") for o in module.walk()) else preopt
 
 
 def has_derivative_requests(module: ModuleOp) -> bool:

@@ -47,7 +47,9 @@ A structured module (func/arith/math/scf/cf/memref) holds its derivative request
 take are differentiated there first (xenzyme/transforms/diff/structured.py; a forward request
 whose function holds a reverse one is not, so forward over reverse still differentiates the
 lowered gradient), then the module is lowered to llvm; LLVM's optimiser cannot carry the
-requests left, so such a module skips `preopt` and is differentiated as lowered.
+requests left, so such a module skips `preopt` and is differentiated as lowered; so does one
+whose `scf.parallel` loops became parallel regions (`par` ops, which the optimiser cannot
+carry either).
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
@@ -167,7 +169,7 @@ class EnzymePass(ModulePass):
         strip_optnone(op)
         keep_hinted_calls(op)
         keep_outlined_regions(op)
-        if self.preopt and not _has_requests(op):
+        if self.preopt and not _has_requests(op) and not _has_regions(op):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         RestoreTypesPass().apply(ctx, op)
@@ -229,6 +231,13 @@ def _gpu_code(module: ModuleOp, present: set[str]) -> bool:
     triple = module.attributes.get("llvm.target_triple")
     return (isinstance(triple, StringAttr) and triple.data.startswith("nvptx")) or any(
         isinstance(f, xllvm.FuncOp) and gpu.is_kernel(f) for f in module.ops)
+
+
+def _has_regions(op: ModuleOp) -> bool:
+    """Whether the module holds `par` ops before raise-openmp: a structured module's
+    `scf.parallel` loops, lowered to parallel regions.  LLVM's optimiser cannot carry them, so
+    those modules are differentiated as lowered too."""
+    return any(o.dialect_name() == "par" for o in op.walk())
 
 
 def _has_requests(op: ModuleOp) -> bool:
