@@ -405,8 +405,9 @@ def _info_from_json(d: dict[str, Any]) -> FunctionInfo:
 def _structured_module(front: _Front) -> ModuleOp | None:
     """The module, when the source is one of the structured dialects (`func.func`s), else None
     (without compiling C and the like: that is left to where the derivative cache is asked).
-    Affine loops and accesses, and `scf.parallel` loops, become scf.for and memref (a copy):
-    both levels differentiate those."""
+    Affine loops and accesses become scf.for and memref (a copy): both levels differentiate
+    those.  `scf.parallel` loops stay: lowered, they run on threads (convert-scf-parallel-to-par),
+    and the structured level takes them as scf.for nests (`_structured_gradient`)."""
     if front.language not in ("mlir", "module"):
         return None
     module = front.load()
@@ -414,7 +415,7 @@ def _structured_module(front: _Front) -> ModuleOp | None:
         return None
     from xenzyme.transforms.lower_structured import to_scf
 
-    return to_scf(module)
+    return to_scf(module, serialize=False)
 
 
 def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
@@ -461,13 +462,21 @@ def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str
                          width: int = 0) -> Any:  # fmt: skip
     """`gradient` (or with a `width`, `tangent`) differentiated at the structured level
     (xenzyme/transforms/diff/structured.py), lowered and compiled; None when that level cannot
-    take the function (it is then lowered to llvm first and differentiated there)."""
+    take the function (it is then lowered to llvm first and differentiated there), or when the
+    function runs an `scf.parallel` loop that the lowering puts on threads (that level would
+    run it serially)."""
     from xenzyme.backend.memrefs import GradientCall
     from xenzyme.transforms.diff.structured import gradient_entry, tangent_entry
     from xenzyme.transforms.lower_structured import LowerStructuredPass
 
+    from xenzyme.transforms.convert_scf_parallel_to_par import reaches_parallel_loop
+    from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
+
     types, acts = _structured_activities(module, function, activity, width > 0)
+    if reaches_parallel_loop(module, function):
+        return None  # (lowered, its scf.parallel loops run on threads in the derivative too)
     module = module.clone()
+    serialize_parallel_loops(module)
     made = tangent_entry(module, function, acts, width) if width else gradient_entry(module, function, acts)
     if made is None:
         return None

@@ -40,8 +40,13 @@ Reductions are recognised, never guessed: a combiner that is one `arith.addf`, `
 the larger or smaller, on f32 or f64.  Loops that do not qualify -- another combiner, an
 integer or index reduction, an `scf.parallel` nested in another (the outer one's body runs it
 in the thread) -- are left alone, and `lower-structured` runs them serially
-(`convert-scf-parallel-to-for`).  Differentiation at the structured level also takes them as
-`scf.for` nests (xenzyme/transforms/lower_structured.py `to_scf`): that level has no threads.
+(`convert-scf-parallel-to-for`).
+
+The structured level of differentiation has no threads: the Python API differentiates a
+function that runs (or calls one that runs) a loop this pass takes on the lowered path, so that
+its derivative runs on threads too, and the other functions at the structured level with their
+`scf.parallel` loops as `scf.for` nests.  A lowered module holding `par` ops skips LLVM's
+optimiser before differentiation (it cannot carry them).
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ def reduction_kind(region: Region) -> str | None:
         if set(ops[0].operands) == {a, b} and len(ops[0].operands) == 2:
             return _KINDS[ops[0].name]
     if len(ops) == 3 and isinstance(ops[0], arith.CmpfOp) and isinstance(ops[1], arith.SelectOp):
-        cmp, sel = ops
+        cmp, sel = ops[0], ops[1]
         pred = arith.CMPF_COMPARISON_OPERATIONS[cmp.predicate.value.data]
         if sel.cond is not cmp.result or ret.operands[0] is not sel.result:
             return None
@@ -285,6 +290,26 @@ def outline_parallel_loops(module: ModuleOp) -> list[str]:
             Rewriter.insert_op(region, InsertPoint.after(fn))
             names.append(name)
     return names
+
+
+def runs_on_threads(op: scf.ParallelOp) -> bool:
+    """Whether this pass makes a parallel region of the loop."""
+    return not _nested(op) and _kinds(op) is not None
+
+
+def reaches_parallel_loop(module: ModuleOp, function: str) -> bool:
+    """Whether `function`, or a function it calls, holds a loop that runs on threads."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    todo, seen = [function], {function}
+    while todo:
+        fn = functions.get(todo.pop())
+        for o in fn.walk() if fn is not None else ():
+            if isinstance(o, scf.ParallelOp) and runs_on_threads(o):
+                return True
+            if isinstance(o, func.CallOp) and (callee := o.callee.string_value()) not in seen:
+                seen.add(callee)
+                todo.append(callee)
+    return False
 
 
 def _nested(op: Operation) -> bool:

@@ -51,16 +51,19 @@ from xenzyme.transforms.llvm_lowering import unsupported
 STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
 
 
-def to_scf(module: ModuleOp) -> ModuleOp:
-    """`module`, or a copy with its affine ops and `scf.parallel` loops as scf.for, memref and
-    arith: what both levels of differentiation take."""
+def to_scf(module: ModuleOp, serialize: bool = True) -> ModuleOp:
+    """`module`, or a copy with its affine ops as scf.for, memref and arith, and (`serialize`)
+    its `scf.parallel` loops as scf.for nests: what the structured level differentiates.  The
+    Python API keeps `scf.parallel` loops (`serialize=False`) for the lowered path, which runs
+    them on threads."""
     from xdsl.dialects import scf
 
-    if not any(o.dialect_name() == "affine" or isinstance(o, scf.ParallelOp) for o in module.walk()):
+    if not any(o.dialect_name() == "affine" or (serialize and isinstance(o, scf.ParallelOp)) for o in module.walk()):
         return module
     module = module.clone()
     ConvertAffineToScfPass().apply(Context(), module)
-    serialize_parallel_loops(module)
+    if serialize:
+        serialize_parallel_loops(module)
     return module
 
 
