@@ -164,6 +164,8 @@ class _Emit:
 
 def _region_function(op: scf.ParallelOp, name: str, kinds: list[str], captured: list[SSAValue],
                      constants: list[arith.ConstantOp]) -> func.FuncOp:  # fmt: skip
+    """The outlined region (see the module docstring): the loop's body cloned into an scf.for
+    over this thread's share, the iteration's indices recovered from the collapsed one."""
     types = [v.type for v in op.initVals]
     entry = Block(arg_types=[_PTR, _PTR, *[v.type for v in captured], *[_PTR] * len(kinds)])
     entry.args[0].name_hint, entry.args[1].name_hint = "gtid", "btid"
@@ -178,7 +180,7 @@ def _region_function(op: scf.ParallelOp, name: str, kinds: list[str], captured: 
     shared = list(entry.args[2 + len(captured):])
     one = e(xllvm.ConstantOp(IntegerAttr(1, i64), i64))
     private = [e(xllvm.AllocaOp(one, t, 8)) for t in types]
-    zero, one_ = e.index(0), e.index(1)
+    zero, step1 = e.index(0), e.index(1)
     lbs = [mapping[v] for v in op.lowerBound]
     steps = [mapping[v] for v in op.step]
     trips = []
@@ -227,7 +229,7 @@ def _region_function(op: scf.ParallelOp, name: str, kinds: list[str], captured: 
                 break
             body.add_op(o.clone(value_mapper=local))
     body.add_op(scf.YieldOp(*combined))
-    loop = scf.ForOp(lo, hi, one_, identities, Region(body))
+    loop = scf.ForOp(lo, hi, step1, identities, Region(body))
     then.add_op(loop)
     then.add_op(par.StaticFiniOp())
     then.add_op(scf.YieldOp(*loop.results))
@@ -245,6 +247,8 @@ def _region_function(op: scf.ParallelOp, name: str, kinds: list[str], captured: 
 
 
 def _outline(op: scf.ParallelOp, fn: func.FuncOp, kinds: list[str], name: str) -> func.FuncOp:
+    """The region's function; the loop replaced by its fork.  The reductions' shared slots are
+    allocated at the function's entry (the loop may be in another loop)."""
     captured, constants = _captured(op)
     region = _region_function(op, name, kinds, captured, constants)
     entry = fn.body.blocks.first
@@ -253,11 +257,11 @@ def _outline(op: scf.ParallelOp, fn: func.FuncOp, kinds: list[str], name: str) -
     if kinds:
         one = xllvm.ConstantOp(IntegerAttr(1, i64), i64)
         Rewriter.insert_op(one, InsertPoint.at_start(entry))
-        last: Operation = one
+        at: Operation = one
         for v in op.initVals:
-            last = xllvm.AllocaOp(one, v.type, 8)
-            Rewriter.insert_op(last, InsertPoint.after(one if not slots else slots[-1].owner))  # type: ignore[arg-type]
-            slots.append(last.res)
+            at = xllvm.AllocaOp(one, v.type, 8)
+            Rewriter.insert_op(at, InsertPoint.after(slots[-1].owner if slots else one))  # type: ignore[arg-type]
+            slots.append(at.results[0])
     before = InsertPoint.before(op)
     for v, s in zip(op.initVals, slots, strict=True):
         Rewriter.insert_op(ext.StoreOp(v, s), before)
