@@ -1,10 +1,12 @@
 // RUN: xenzyme-opt %s -p convert-scf-parallel-to-par | filecheck %s
+// RUN: xenzyme-opt %s -p convert-scf-parallel-to-par | xenzyme-opt | filecheck %s
 
 // An outermost scf.parallel whose reductions are recognised becomes a parallel region: the
 // caller forks an outlined func.func (clang's signature: two thread-id pointers, then the values
 // the loop uses, then one shared slot per reduction); each thread runs its share of the
 // collapsed iteration range from par.static_init, reduces into a private copy started at the
-// combiner's identity, and combines it into the shared slot with par.reduce.
+// combiner's identity, and combines it into the shared slot with par.reduce.  The result parses
+// and verifies (par.parallel takes a func.func with the two thread-id pointers first).
 
 // CHECK-LABEL: func.func @f(
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1) : i64
