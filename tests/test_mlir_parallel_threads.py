@@ -216,3 +216,22 @@ def test_repeatable_at_four_threads(prog, derivative):
     first = runs[0]
     for r in runs[1:]:
         np.testing.assert_allclose(r, first, rtol=0, atol=1e-12 * np.abs(first).max())
+
+
+def test_checkpointing_takes_the_loops_serially(prog):
+    """Checkpoints do not capture parallel regions yet: with a checkpointing scheme the loops
+    are differentiated as scf.for nests (and the derivative is still right)."""
+    m, lib = prog
+    c, wu = 0.3, np.random.default_rng(17).standard_normal(8)
+
+    def run(u, cc):
+        uu = u.copy()
+        lib.heat(uu, np.zeros(8), cc)
+        return float(wu @ uu)
+
+    g = xz.gradient(m, "heat", ["dup", "dup", "active"], checkpoint="binomial", checkpoints=2)
+    du = wu.copy()
+    dc = g(U0.copy(), du, np.zeros(8), np.zeros(8), c)
+    assert dc == pytest.approx(fd(lambda s: run(U0, s), c), rel=1e-6)
+    probe = U0.copy()
+    np.testing.assert_allclose(du, fd_array(lambda: run(probe, c), probe), rtol=1e-6, atol=1e-8)

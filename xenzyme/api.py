@@ -441,10 +441,14 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
                            preopt: int, postopt: int, cache: bool,
                            checkpoint: tuple = ("off", None, 100, None)) -> Any:  # fmt: skip
     """`gradient`/`tangent` of a structured module: the derivative of its lowered copy, called
-    with numpy arrays for memrefs (xenzyme/backend/memrefs.py)."""
+    with numpy arrays for memrefs (xenzyme/backend/memrefs.py).  Checkpointing takes
+    `scf.parallel` loops serially (its snapshots do not capture parallel regions yet)."""
     from xenzyme.backend.memrefs import MemrefCall
+    from xenzyme.transforms.lower_structured import to_scf
 
     forward = kind == "tangent"
+    if checkpoint[0] != "off" or checkpoint[3] is not None:
+        module = to_scf(module)
     if (structured := _structured_gradient(module, function, activity, postopt, width if forward else 0)) is not None:
         return structured
     lowered, types, given, expanded = _lower_structured(module, function, activity, forward)

@@ -45,7 +45,8 @@ in the thread) -- are left alone, and `lower-structured` runs them serially
 The structured level of differentiation has no threads: the Python API differentiates a
 function that runs (or calls one that runs) a loop this pass takes on the lowered path, so that
 its derivative runs on threads too, and the other functions at the structured level with their
-`scf.parallel` loops as `scf.for` nests.  A lowered module holding `par` ops skips LLVM's
+`scf.parallel` loops as `scf.for` nests; so is a gradient with a checkpointing scheme (snapshots
+do not capture parallel regions yet).  A lowered module holding `par` ops skips LLVM's
 optimiser before differentiation (it cannot carry them).
 """
 
