@@ -470,11 +470,10 @@ def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str
     function runs an `scf.parallel` loop that the lowering puts on threads (that level would
     run it serially)."""
     from xenzyme.backend.memrefs import GradientCall
+    from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
+    from xenzyme.transforms.convert_scf_parallel_to_par import reaches_parallel_loop
     from xenzyme.transforms.diff.structured import gradient_entry, tangent_entry
     from xenzyme.transforms.lower_structured import LowerStructuredPass
-
-    from xenzyme.transforms.convert_scf_parallel_to_par import reaches_parallel_loop
-    from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
 
     types, acts = _structured_activities(module, function, activity, width > 0)
     if reaches_parallel_loop(module, function):

@@ -38,9 +38,9 @@ gives each thread the adjoint of its result.
 Reductions are recognised, never guessed: a combiner that is one `arith.addf`, `mulf`,
 `maximumf`/`maxnumf`, `minimumf`/`minnumf` of its two arguments, or a `cmpf` + `select` choosing
 the larger or smaller, on f32 or f64.  Loops that do not qualify -- another combiner, an
-integer or index reduction, an `scf.parallel` nested in another (the outer one's body runs it
-in the thread) -- are left alone, and `lower-structured` runs them serially
-(`convert-scf-parallel-to-for`).
+integer or index reduction, an `scf.parallel` nested in another or in a function that another's
+body calls (the outer loop's threads run it) -- are left alone, and `lower-structured` runs
+them serially (`convert-scf-parallel-to-for`).
 
 The structured level of differentiation has no threads: the Python API differentiates a
 function that runs (or calls one that runs) a loop this pass takes on the lowered path, so that
@@ -280,8 +280,11 @@ def outline_parallel_loops(module: ModuleOp) -> list[str]:
     """Every outermost `scf.parallel` whose reductions are recognised, as a parallel region;
     the names of the outlined functions."""
     taken = {o.sym_name.data for o in module.ops if hasattr(o, "sym_name")}
+    inner = _called_in_loops(module)
     names: list[str] = []
     for fn in [f for f in module.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
+        if fn.sym_name.data in inner:
+            continue  # (run by the threads of another loop: its loops are nested ones)
         loops = [o for o in fn.walk() if isinstance(o, scf.ParallelOp)]
         k = 0
         for op in [o for o in loops if not _nested(o)]:
@@ -297,23 +300,34 @@ def outline_parallel_loops(module: ModuleOp) -> list[str]:
     return names
 
 
-def runs_on_threads(op: scf.ParallelOp) -> bool:
-    """Whether this pass makes a parallel region of the loop."""
-    return not _nested(op) and _kinds(op) is not None
+def _callees(module: ModuleOp, roots: list[Operation]) -> set[str]:
+    """The functions the ops `roots` call, directly or through other functions."""
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        for o in todo.pop().walk():
+            if isinstance(o, func.CallOp) and (callee := o.callee.string_value()) not in seen:
+                seen.add(callee)
+                if callee in functions:
+                    todo.append(functions[callee])
+    return seen
+
+
+def _called_in_loops(module: ModuleOp) -> set[str]:
+    """The functions an `scf.parallel` body calls, directly or not."""
+    return _callees(module, [o for o in module.walk() if isinstance(o, scf.ParallelOp)])
 
 
 def reaches_parallel_loop(module: ModuleOp, function: str) -> bool:
     """Whether `function`, or a function it calls, holds a loop that runs on threads."""
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
-    todo, seen = [function], {function}
-    while todo:
-        fn = functions.get(todo.pop())
-        for o in fn.walk() if fn is not None else ():
-            if isinstance(o, scf.ParallelOp) and runs_on_threads(o):
-                return True
-            if isinstance(o, func.CallOp) and (callee := o.callee.string_value()) not in seen:
-                seen.add(callee)
-                todo.append(callee)
+    inner = _called_in_loops(module)
+    for name in {function} | _callees(module, [functions[function]] if function in functions else []):
+        if name in functions and name not in inner and any(
+            isinstance(o, scf.ParallelOp) and not _nested(o) and _kinds(o) is not None for o in functions[name].walk()
+        ):
+            return True
     return False
 
 

@@ -169,7 +169,7 @@ class EnzymePass(ModulePass):
         strip_optnone(op)
         keep_hinted_calls(op)
         keep_outlined_regions(op)
-        if self.preopt and not _has_requests(op) and not _has_regions(op):
+        if self.preopt and not _has_requests(op):
             run_llvm_pipeline(op, self.preopt)
         RaiseEnzymeCallsPass().apply(ctx, op)
         RestoreTypesPass().apply(ctx, op)
@@ -233,15 +233,9 @@ def _gpu_code(module: ModuleOp, present: set[str]) -> bool:
         isinstance(f, xllvm.FuncOp) and gpu.is_kernel(f) for f in module.ops)
 
 
-def _has_regions(op: ModuleOp) -> bool:
-    """Whether the module holds `par` ops before raise-openmp: a structured module's
-    `scf.parallel` loops, lowered to parallel regions.  LLVM's optimiser cannot carry them, so
-    those modules are differentiated as lowered too."""
-    return any(o.dialect_name() == "par" for o in op.walk())
-
-
 def _has_requests(op: ModuleOp) -> bool:
     """Whether the module holds `autodiff` ops already (a structured module's requests, lowered
-    with it): LLVM's optimiser cannot see them, so those modules are differentiated as lowered,
-    and optimised after."""
-    return any(o.dialect_name() == "autodiff" for o in op.walk())
+    with it), or `par` ops before raise-openmp (a structured module's `scf.parallel` loops as
+    parallel regions): LLVM's optimiser cannot carry them, so those modules are differentiated
+    as lowered, and optimised after."""
+    return any(o.dialect_name() in ("autodiff", "par") for o in op.walk())

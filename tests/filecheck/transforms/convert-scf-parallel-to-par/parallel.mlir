@@ -140,3 +140,36 @@ func.func @h(%x: memref<6xf64>) -> (f64, index) {
   }) : (index, index, index, index) -> index
   func.return %r, %n : f64, index
 }
+
+// A loop in a function that a loop's body calls is run by that loop's threads: left alone.
+
+// CHECK-LABEL: func.func @row(
+// CHECK-NOT:     par.parallel
+// CHECK:         "scf.parallel"
+// CHECK-LABEL: func.func @rows(
+// CHECK:         par.parallel @rows.scf_parallel.0(%x) : (memref<4x4xf64>)
+func.func @row(%x: memref<4x4xf64>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%j: index):
+    %v = memref.load %x[%i, %j] : memref<4x4xf64>
+    %d = arith.mulf %v, %v : f64
+    memref.store %d, %x[%i, %j] : memref<4x4xf64>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
+
+func.func @rows(%x: memref<4x4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    func.call @row(%x, %i) : (memref<4x4xf64>, index) -> ()
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
