@@ -4,8 +4,9 @@ parallel layer's rules, in the gradient and the tangent of the lowered module.
 
 Programs are in tests/programs/mlir/parallel_threads.mlir: one and two dimensions, a strided
 range split unevenly over the team, sum / product / maximum / minimum reductions, iterations
-reading memory that others read too (their adjoints race), regions run in a time loop, and a
-loop whose combiner is not recognised (run serially).  Each check runs at 1, 2 and 4 threads
+reading memory that others read too (their adjoints race), regions run in a time loop, a
+long loop over a memref of dynamic size, and a loop whose combiner is not recognised (run
+serially).  Each check runs at 1, 2 and 4 threads
 (`omp_set_num_threads` on libomp, which the JIT-compiled code calls): the primal against numpy,
 every derivative against central finite differences of the compiled primal at the same team
 size.  Derivatives are built once per module and called at each team size.
@@ -23,7 +24,7 @@ import xenzyme as xz
 
 PROGRAM = Path(__file__).parent / "programs" / "mlir" / "parallel_threads.mlir"
 THREADS = (1, 2, 4)
-ON_THREADS = {"stencil", "grid", "heat", "thread_ids"}
+ON_THREADS = {"stencil", "grid", "heat", "thread_ids", "wide"}
 """The functions whose loops become parallel regions (@unrecognised's stays serial)."""
 
 
@@ -71,7 +72,7 @@ def test_regions_are_outlined(prog):
     assert {f.split(".")[0] for f in forks} == ON_THREADS
     assert len([f for f in forks if f.startswith("heat.")]) == 2
     kinds = sorted(o.kind.data for o in m.walk() if isinstance(o, par.ReduceOp))
-    assert kinds == ["add", "max", "min", "mul"]
+    assert kinds == ["add", "add", "max", "min", "mul"]
 
 
 def test_iterations_run_on_the_team(prog, team):
@@ -205,12 +206,14 @@ def test_repeatable_at_four_threads(prog, derivative):
     try:
         g = derivative("stencil", ["dup", "dup", "active"])
         h = derivative("heat", ["dup", "dup", "active"])
+        k = derivative("wide", ["dup", "dup", "active"])
         runs = []
         for _ in range(20):
-            dx, du = np.zeros(11), np.zeros(8)
+            dx, du, dxw = np.zeros(11), np.zeros(8), np.zeros(N)
             dw = g(X0.copy(), dx, np.zeros(11), np.linspace(0.5, 1.5, 11), 0.7)
             dc = h(U0.copy(), du + np.linspace(-1.0, 1.0, 8), np.zeros(8), np.zeros(8), 0.3)
-            runs.append(np.concatenate([dx, [dw, dc]]))
+            dww = k(XW.copy(), dxw, np.zeros(N), np.ones(N), 0.9)
+            runs.append(np.concatenate([dx, [dw, dc, dww], dxw]))
     finally:
         omp.omp_set_num_threads(before)
     first = runs[0]
@@ -235,3 +238,30 @@ def test_checkpointing_takes_the_loops_serially(prog):
     assert dc == pytest.approx(fd(lambda s: run(U0, s), c), rel=1e-6)
     probe = U0.copy()
     np.testing.assert_allclose(du, fd_array(lambda: run(probe, c), probe), rtol=1e-6, atol=1e-8)
+
+
+N = 4001
+XW = np.random.default_rng(18).standard_normal(N)
+
+
+def test_long_loop_against_a_directional_difference(prog, derivative, team):
+    """Thousands of iterations per region: the gradient along a random direction against the
+    central difference of the primal along it (two primal runs instead of one per element)."""
+    _, lib = prog
+    w, wy, d = 0.9, np.random.default_rng(19).standard_normal(N), np.random.default_rng(20).standard_normal(N)
+
+    def run(x, ww):
+        y = np.zeros(N)
+        return lib.wide(x.copy(), y, ww) + float(wy @ y)
+
+    i = np.arange(1, N - 1)
+    y = np.zeros(N)
+    r = lib.wide(XW.copy(), y, w)
+    t = np.sin(XW[i] * w) * XW[i - 1] + XW[i + 1] * XW[0]
+    assert r == pytest.approx(float((t * XW[i]).sum()), rel=1e-11)
+    np.testing.assert_allclose(y[i], t, rtol=1e-12, atol=1e-15)
+    dx = np.zeros(N)
+    dw = derivative("wide", ["dup", "dup", "active"])(XW.copy(), dx, np.zeros(N), wy.copy(), w)
+    assert dw == pytest.approx(fd(lambda s: run(XW, s), w), rel=1e-6)
+    assert float(dx @ d) == pytest.approx(fd(lambda s: run(XW + s * d, w), 0.0), rel=1e-6)
+    assert dx[0] == pytest.approx(fd(lambda s: run(XW + s * np.eye(1, N, 0)[0], w), 0.0), rel=1e-6)

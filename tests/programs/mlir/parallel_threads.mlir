@@ -157,3 +157,36 @@ func.func @thread_ids(%out: memref<8xf64>) {
   }) : (index, index, index) -> ()
   func.return
 }
+
+// A long loop over a memref of dynamic size, bounds computed before it (1 .. n-1): each thread
+// runs many iterations, the neighbours' adjoints race at the edges of every thread's block, and
+// every iteration adds into x[0]'s adjoint.
+func.func @wide(%x: memref<?xf64>, %y: memref<?xf64>, %w: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %last = arith.subi %n, %c1 : index
+  %z = arith.constant 0.0 : f64
+  %r = "scf.parallel"(%c1, %last, %c1, %z) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%i: index):
+    %im = arith.subi %i, %c1 : index
+    %ip = arith.addi %i, %c1 : index
+    %v = memref.load %x[%i] : memref<?xf64>
+    %l = memref.load %x[%im] : memref<?xf64>
+    %rr = memref.load %x[%ip] : memref<?xf64>
+    %x0 = memref.load %x[%c0] : memref<?xf64>
+    %vw = arith.mulf %v, %w : f64
+    %s = math.sin %vw : f64
+    %sl = arith.mulf %s, %l : f64
+    %rx = arith.mulf %rr, %x0 : f64
+    %t = arith.addf %sl, %rx : f64
+    memref.store %t, %y[%i] : memref<?xf64>
+    %tt = arith.mulf %t, %v : f64
+    "scf.reduce"(%tt) ({
+    ^bb1(%a: f64, %b: f64):
+      %sum = arith.addf %a, %b : f64
+      "scf.reduce.return"(%sum) : (f64) -> ()
+    }) : (f64) -> ()
+  }) : (index, index, index, f64) -> f64
+  func.return %r : f64
+}
