@@ -1,5 +1,7 @@
-"""scf.parallel loops (with and without reductions, one and two dimensions): run as scf.for
-nests (convert-scf-parallel-to-for) and differentiated in both modes at both levels.
+"""scf.parallel loops (with and without reductions, one and two dimensions), differentiated in
+both modes at both levels: at the structured level as scf.for nests (convert-scf-parallel-to-for,
+on the module `to_scf` makes), lowered first as parallel regions on threads
+(convert-scf-parallel-to-par; tests/test_mlir_parallel_threads.py varies the team size).
 
 Every primal is checked against numpy, every derivative against central finite differences
 of the compiled primal.  Programs are in tests/programs/mlir/parallel.mlir.
@@ -10,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import fd, fd_array
-from test_mlir_views import LEVELS, _derivative
+from test_mlir_views import LEVELS
+from test_mlir_views import _derivative as _derivative_at
 
 import xenzyme as xz
 
@@ -20,7 +23,21 @@ PROGRAM = __import__("pathlib").Path(__file__).parent / "programs" / "mlir" / "p
 @pytest.fixture(scope="module")
 def prog():
     m = xz.load(PROGRAM)
-    return m, xz.compile(m)
+    return _Levels(m), xz.compile(m)
+
+
+class _Levels:
+    """The module for `_derivative`: its serial copy for the structured level (which the API
+    does not choose for functions with loops on threads), itself for the lowered path."""
+
+    def __init__(self, m):
+        from xenzyme.transforms.lower_structured import to_scf
+
+        self.m, self.serial = m, to_scf(m)
+
+
+def _derivative(levels, name, activity, level, forward=False):
+    return _derivative_at(levels.serial if level == "structured" else levels.m, name, activity, level, forward)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -405,8 +405,9 @@ def _info_from_json(d: dict[str, Any]) -> FunctionInfo:
 def _structured_module(front: _Front) -> ModuleOp | None:
     """The module, when the source is one of the structured dialects (`func.func`s), else None
     (without compiling C and the like: that is left to where the derivative cache is asked).
-    Affine loops and accesses, and `scf.parallel` loops, become scf.for and memref (a copy):
-    both levels differentiate those."""
+    Affine loops and accesses become scf.for and memref (a copy): both levels differentiate
+    those.  `scf.parallel` loops stay: lowered, they run on threads (convert-scf-parallel-to-par),
+    and the structured level takes them as scf.for nests (`_structured_gradient`)."""
     if front.language not in ("mlir", "module"):
         return None
     module = front.load()
@@ -414,7 +415,7 @@ def _structured_module(front: _Front) -> ModuleOp | None:
         return None
     from xenzyme.transforms.lower_structured import to_scf
 
-    return to_scf(module)
+    return to_scf(module, serialize=False)
 
 
 def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
@@ -429,6 +430,10 @@ def _compile_structured(module: ModuleOp, opt_level: int) -> Any:
     LowerStructuredPass().apply(context(), module)
     if has_derivative_requests(module) or any(o.dialect_name() == "autodiff" for o in module.walk()):
         EnzymePass(preopt=2, postopt=0).apply(context(), module)
+    elif any(o.dialect_name() == "par" for o in module.walk()):  # (scf.parallel loops on threads)
+        from xenzyme.transforms.lower_par import LowerParPass
+
+        LowerParPass().apply(context(), module)
     return StructuredJIT(JITModule(module, opt_level=opt_level), signatures)
 
 
@@ -438,10 +443,14 @@ def _structured_derivative(kind: str, module: ModuleOp, function: str, activity:
     """`gradient`/`tangent` of a structured module: the derivative of its lowered copy, called
     with numpy arrays for memrefs (xenzyme/backend/memrefs.py).  One built at the structured
     level is kept in the derivative cache under the source's `digest`; one of the lowered copy
-    is kept by `gradient`/`tangent` of that copy."""
+    is kept by `gradient`/`tangent` of that copy.  Checkpointing takes `scf.parallel` loops
+    serially (its snapshots do not capture parallel regions yet)."""
     from xenzyme.backend.memrefs import MemrefCall
+    from xenzyme.transforms.lower_structured import to_scf
 
     forward = kind == "tangent"
+    if checkpoint[0] != "off" or checkpoint[3] is not None:
+        module = to_scf(module)
     store = _use_cache(cache)
     keyed = activity is None or (isinstance(activity, list | tuple) and all(isinstance(a, str) for a in activity))
     extra = [] if checkpoint[0] == "off" and checkpoint[3] is None else [list(checkpoint)]
@@ -471,12 +480,18 @@ def _structured_gradient(module: ModuleOp, function: str, activity: Sequence[str
     """`gradient` (or with a `width`, `tangent`) differentiated at the structured level
     (xenzyme/transforms/diff/structured.py), lowered and compiled (and kept in the cache under
     `k`); None when that level cannot take the function (it is then lowered to llvm first and
-    differentiated there)."""
+    differentiated there), or when the function runs an `scf.parallel` loop that the lowering
+    puts on threads (that level would run it serially)."""
+    from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
+    from xenzyme.transforms.convert_scf_parallel_to_par import reaches_parallel_loop
     from xenzyme.transforms.diff.structured import gradient_entry, tangent_entry
     from xenzyme.transforms.lower_structured import LowerStructuredPass
 
     _, acts = _structured_activities(module, function, activity, width > 0)
+    if reaches_parallel_loop(module, function):
+        return None  # (lowered, its scf.parallel loops run on threads in the derivative too)
     source, module = module, module.clone()
+    serialize_parallel_loops(module)
     made = tangent_entry(module, function, acts, width) if width else gradient_entry(module, function, acts)
     if made is None:
         return None
@@ -570,8 +585,9 @@ def _structured_activities(module: ModuleOp, function: str, activity: Sequence[s
 
 def _structured_preopt(module: ModuleOp, preopt: int) -> int:
     """No optimisation before differentiation for a lowered module that holds derivative
-    requests of its own (`autodiff` ops): LLVM's optimiser cannot carry them."""
-    return 0 if any(o.dialect_name() == "autodiff" for o in module.walk()) else preopt
+    requests of its own (`autodiff` ops) or parallel regions (`par` ops, from `scf.parallel`
+    loops): LLVM's optimiser cannot carry them."""
+    return 0 if any(o.dialect_name() in ("autodiff", "par") for o in module.walk()) else preopt
 
 
 def has_derivative_requests(module: ModuleOp) -> bool:

@@ -16,7 +16,9 @@ code).  The derivative rules of the parallel layer are written against these ops
 
 Runs `@f.omp_outlined` on a team (in the caller; the outlined function keeps clang's signature
 `(ptr gtid, ptr btid, captured...)` and the op's operands are the captured values only: the
-lowering supplies the thread-id pointers).  `serial`: the region runs on the encountering
+lowering supplies the thread-id pointers).  A region outlined from an `scf.parallel`
+(convert-scf-parallel-to-par) is a `func.func` with the same parameters until `lower-structured`
+lowers it, and takes memrefs and indices until then.  `serial`: the region runs on the encountering
 thread alone, a team of one (clang's `if(...)` clause, `__kmpc_serialized_parallel`).
 
 The rest sit where clang put the runtime calls: in the outlined function, or in any function it
@@ -83,6 +85,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
@@ -251,7 +254,7 @@ class ParallelOp(IRDLOperation):
         fn = SymbolTable.lookup_symbol(self, self.callee)
         if fn is None:
             return  # resolved where the module is complete
-        if not isinstance(fn, FuncOp):
+        if not isinstance(fn, FuncOp | func.FuncOp):  # (func.func: outlined from an scf.parallel)
             raise VerifyException(f"'{self.callee}' is not an llvm.func")
         params = fn.function_type.inputs.data
         if len(params) < 2 or any(not isinstance(p, LLVMPointerType) for p in params[:2]):

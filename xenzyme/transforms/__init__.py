@@ -132,6 +132,12 @@ def _convert_scf_parallel_to_for() -> type[ModulePass]:
     return ConvertScfParallelToForPass
 
 
+def _convert_scf_parallel_to_par() -> type[ModulePass]:
+    from xenzyme.transforms.convert_scf_parallel_to_par import ConvertScfParallelToParPass
+
+    return ConvertScfParallelToParPass
+
+
 def _convert_func_to_llvm() -> type[ModulePass]:
     from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 
@@ -202,6 +208,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-scf-while-to-cf": _convert_scf_while_to_cf,
         "convert-affine-to-scf": _convert_affine_to_scf,
         "convert-scf-parallel-to-for": _convert_scf_parallel_to_for,
+        "convert-scf-parallel-to-par": _convert_scf_parallel_to_par,
     }
 
 

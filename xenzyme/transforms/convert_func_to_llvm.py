@@ -9,6 +9,9 @@ parameter as `(a, a, 0, *shape, *strides)` (xenzyme/backend/memrefs.py).
     // becomes
     llvm.func @f(%p: !llvm.ptr, %q: !llvm.ptr, %o: i64, %s: i64, %t: i64, %n: i64) -> f64
 
+A `par.parallel` forking a region outlined from an `scf.parallel` (a `func.func` taking the
+values the loop uses) is a call too: its memref operands become descriptor fields the same way.
+
 Derivative requests (`autodiff.autodiff`, `autodiff.fwddiff`) with memref operands get the same
 expansion: a `dup` memref and its shadow become two `dup` pointer pairs (allocated, aligned)
 and `const` integers for the rest.  A function returning several values returns a struct of them
@@ -30,6 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xenzyme.backend.memrefs import descriptor_type, field_types, llvm_type, rank
 from xenzyme.dialects import autodiff as ad
+from xenzyme.dialects import par
 from xenzyme.transforms.llvm_lowering import (
     as_llvm,
     back_to,
@@ -146,6 +150,10 @@ class ConvertFuncToLLVMPass(ModulePass):
                     replace(o, [call, *parts], [p.res for p in parts])
                 else:
                     replace(o, [call], list(call.results))
+            elif isinstance(o, par.ParallelOp):  # (a region outlined from an scf.parallel: a call)
+                bind = o.proc_bind.data if o.proc_bind is not None else None
+                new = par.ParallelOp(o.callee, _operands(o.args, o), o.num_threads, bind, o.serial is not None)
+                replace(o, [new], [])
             elif isinstance(o, ad.AutodiffOp | ad.FwdDiffOp) and any(isinstance(v.type, MemRefType) for v in o.operands):
                 _expand_request(o, memref_params)
         for f in list(op.ops):

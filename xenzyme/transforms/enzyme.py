@@ -47,7 +47,9 @@ A structured module (func/arith/math/scf/cf/memref) holds its derivative request
 take are differentiated there first (xenzyme/transforms/diff/structured.py; a forward request
 whose function holds a reverse one is not, so forward over reverse still differentiates the
 lowered gradient), then the module is lowered to llvm; LLVM's optimiser cannot carry the
-requests left, so such a module skips `preopt` and is differentiated as lowered.
+requests left, so such a module skips `preopt` and is differentiated as lowered; so does one
+whose `scf.parallel` loops became parallel regions (`par` ops, which the optimiser cannot
+carry either).
 
 GPU code (CUDA compiled for NVPTX, or a module with kernels) is raised into the gpu layer
 before differentiation, so that derivatives see kernels, barriers and thread ids rather than
@@ -233,6 +235,7 @@ def _gpu_code(module: ModuleOp, present: set[str]) -> bool:
 
 def _has_requests(op: ModuleOp) -> bool:
     """Whether the module holds `autodiff` ops already (a structured module's requests, lowered
-    with it): LLVM's optimiser cannot see them, so those modules are differentiated as lowered,
-    and optimised after."""
-    return any(o.dialect_name() == "autodiff" for o in op.walk())
+    with it), or `par` ops before raise-openmp (a structured module's `scf.parallel` loops as
+    parallel regions): LLVM's optimiser cannot carry them, so those modules are differentiated
+    as lowered, and optimised after."""
+    return any(o.dialect_name() in ("autodiff", "par") for o in op.walk())

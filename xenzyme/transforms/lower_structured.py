@@ -2,7 +2,8 @@
 
     (expand_copies)              memref.copy -> scf.for loops of loads and stores
     convert-affine-to-scf        affine.for/load/store/apply -> scf.for, memref, arith
-    convert-scf-parallel-to-for  scf.parallel -> nested scf.for, reductions carried
+    convert-scf-parallel-to-par  outermost scf.parallel -> a parallel region on threads (par)
+    convert-scf-parallel-to-for  the other scf.parallel loops -> nested scf.for, reductions carried
     convert-scf-to-cf            xDSL's: scf.for / scf.if -> blocks and branches
     convert-scf-while-to-cf      scf.while -> blocks and branches
     convert-func-to-llvm         functions, calls, returns; memref parameters as descriptor fields
@@ -12,6 +13,11 @@
     convert-cf-to-llvm           branches; block arguments retyped
     reconcile-unrealized-casts   xDSL's: the casts between the lowerings cancel out
     (fold_descriptor_fields)     a descriptor field is read where it was written
+    (mark_region_slots)          a region's reduction slots marked as clang's are (raise-openmp)
+
+A module with `scf.parallel` loops keeps `par` ops after this pass (`lower-par` lowers them to
+libomp calls; the `enzyme` pipeline and the Python API do), and it is differentiated without
+LLVM's optimiser first: the optimiser cannot carry `par` ops.
 
 Reverse mode runs at the structured level where it can (xenzyme/transforms/diff/structured.py);
 otherwise differentiation runs on the llvm dialect (the `enzyme` pipeline, `xz.gradient`), where
@@ -38,22 +44,26 @@ from xenzyme.transforms.convert_func_to_llvm import ConvertFuncToLLVMPass
 from xenzyme.transforms.convert_math_to_llvm import ConvertMathToLLVMPass
 from xenzyme.transforms.convert_memref_to_llvm import ConvertMemrefToLLVMPass, expand_copies
 from xenzyme.transforms.convert_scf_parallel_to_for import serialize_parallel_loops
+from xenzyme.transforms.convert_scf_parallel_to_par import outline_parallel_loops
 from xenzyme.transforms.convert_scf_while_to_cf import ConvertScfWhileToCfPass
 from xenzyme.transforms.llvm_lowering import unsupported
 
 STRUCTURED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
 
 
-def to_scf(module: ModuleOp) -> ModuleOp:
-    """`module`, or a copy with its affine ops and `scf.parallel` loops as scf.for, memref and
-    arith: what both levels of differentiation take."""
+def to_scf(module: ModuleOp, serialize: bool = True) -> ModuleOp:
+    """`module`, or a copy with its affine ops as scf.for, memref and arith, and (`serialize`)
+    its `scf.parallel` loops as scf.for nests: what the structured level differentiates.  The
+    Python API keeps `scf.parallel` loops (`serialize=False`) for the lowered path, which runs
+    them on threads."""
     from xdsl.dialects import scf
 
-    if not any(o.dialect_name() == "affine" or isinstance(o, scf.ParallelOp) for o in module.walk()):
+    if not any(o.dialect_name() == "affine" or (serialize and isinstance(o, scf.ParallelOp)) for o in module.walk()):
         return module
     module = module.clone()
     ConvertAffineToScfPass().apply(Context(), module)
-    serialize_parallel_loops(module)
+    if serialize:
+        serialize_parallel_loops(module)
     return module
 
 
@@ -72,6 +82,7 @@ class LowerStructuredPass(ModulePass):
         if not is_structured(op):
             return
         ConvertAffineToScfPass().apply(ctx, op)
+        regions = outline_parallel_loops(op)
         serialize_parallel_loops(op)
         for o in op.walk():
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
@@ -90,6 +101,8 @@ class LowerStructuredPass(ModulePass):
         ConvertCfToLLVMPass().apply(ctx, op)
         ReconcileUnrealizedCastsPass().apply(ctx, op)
         fold_descriptor_fields(op)
+        if regions:
+            mark_region_slots(op, set(regions))
         for o in op.walk():
             if isinstance(o, UnrealizedConversionCastOp):
                 raise unsupported(o, f"from {o.inputs[0].type} to {o.results[0].type} remains after lowering: a "
@@ -124,3 +137,20 @@ def fold_descriptor_fields(module: ModuleOp) -> None:
             if isinstance(o, xllvm.InsertValueOp | xllvm.UndefOp) and not o.results[0].uses:
                 Rewriter.erase_op(o)
                 changed = True
+
+
+def mark_region_slots(module: ModuleOp, names: set[str]) -> None:
+    """The parameters of the regions outlined from `scf.parallel` loops that point to a stack
+    slot of the caller (a reduction's shared slot) get the `xenzyme.local_slot` mark that
+    raise-openmp gives clang's (its `_read_only_slots`): the reverse then sums the slot's
+    adjoints per thread rather than atomically per iteration."""
+    from xenzyme.dialects import par
+    from xenzyme.transforms.raise_openmp import _read_only_slots
+
+    functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp) and f.sym_name.data in names}
+    forks: dict[str, list] = {}
+    for o in module.walk():
+        if isinstance(o, par.ParallelOp) and o.callee.string_value() in functions:
+            forks.setdefault(o.callee.string_value(), []).append(o)
+    for name, ops in forks.items():
+        _read_only_slots(functions[name], ops)

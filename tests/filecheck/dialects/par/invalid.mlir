@@ -67,6 +67,18 @@ llvm.func @caller() {
 
 // -----
 
+// A region outlined from an scf.parallel is a func.func until lower-structured: checked the same.
+func.func private @region(%gtid: !llvm.ptr, %btid: !llvm.ptr, %x: memref<4xf64>) {
+  func.return
+}
+func.func @caller(%x: memref<4xf64>, %w: f64) {
+  par.parallel @region(%w) : (f64)
+  func.return
+}
+// CHECK: captured value 0 has type f64, the region expects memref<4xf64>
+
+// -----
+
 llvm.func internal @region(%gtid: !llvm.ptr, %btid: !llvm.ptr) {
   llvm.return
 }
