@@ -12,9 +12,9 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 
 
-LOCATED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine"})
-"""Ops given their position: those of the structured dialects (an llvm op's location is its
-debug location, which only the LLVM IR importer sets)."""
+LOCATED_DIALECTS = frozenset({"func", "arith", "math", "scf", "cf", "memref", "affine", "omp"})
+"""Ops given their position: those of the structured dialects, and MLIR's OpenMP ops, which they
+reject (an llvm op's location is its debug location, which only the LLVM IR importer sets)."""
 
 
 class LocatingParser(Parser):

@@ -85,6 +85,10 @@ class LowerStructuredPass(ModulePass):
         regions = outline_parallel_loops(op)
         serialize_parallel_loops(op)
         for o in op.walk():
+            if o.dialect_name() == "omp":
+                raise unsupported(o, "(MLIR's OpenMP dialect) is not supported",
+                                  ["write the parallel loop as an scf.parallel: lowered, it runs on threads, in the "
+                                   "primal and in its derivatives"])  # fmt: skip
             if o.dialect_name() == "scf" and o.name not in ("scf.for", "scf.if", "scf.yield", "scf.while",
                                                             "scf.condition"):  # fmt: skip
                 raise unsupported(o, "is not supported yet", ["use scf.for, scf.if and scf.while"])
