@@ -142,3 +142,12 @@ def test_same_ir_is_differentiated_once(monkeypatch: pytest.MonkeyPatch) -> None
     assert len(calls) == len(seeds), calls
     assert report.requests[("rev", "ok")] == report.requests[("fwd", "ok")] == 2 * len(seeds), report.to_json()
     assert report.failures == 0, report.to_json()
+
+
+@pytest.mark.xfail(strict=True, reason="a wrong derivative the tester found (2026-11-29), not fixed yet: the "
+                   "gradient of seed 21394 (a while loop overwriting its input array in place, then a buffer "
+                   "a helper fills) gives -0.358 and -0.00327 for the inputs x[2] and x[3], where central "
+                   "differences give 0, at -O0, -O2 and -O3")  # fmt: skip
+def test_seed_21394_reverse_mode() -> None:
+    report = runner.run_batch([21394], levels=["-O2"], modes=["rev"])
+    assert report.checks["ok"] > 0 and not report.wrong, report.to_json()
