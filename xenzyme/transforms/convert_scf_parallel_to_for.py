@@ -32,6 +32,24 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 
+def inline_combiners(block: Block, accs: list[SSAValue], reduce: scf.ReduceOp,
+                     mapping: dict[SSAValue, SSAValue]) -> list[SSAValue]:
+    """Append to `block` each reduction's combiner of `reduce`, applied to its accumulator in
+    `accs` and the iteration's value (through `mapping`, the body's values as cloned); the
+    combined values, in order."""
+    combined: list[SSAValue] = []
+    for acc, v, region in zip(accs, reduce.operands, reduce.regions, strict=True):
+        rb = region.blocks[0]
+        local = dict(mapping)
+        local[rb.args[0]], local[rb.args[1]] = acc, local.get(v, v)
+        for o in rb.ops:
+            if isinstance(o, scf.ReduceReturnOp):
+                combined.append(local.get(o.operands[0], o.operands[0]))
+                break
+            block.add_op(o.clone(value_mapper=local))
+    return combined
+
+
 def _serialize(op: scf.ParallelOp) -> None:
     body = op.body.block
     reduce = body.last_op
@@ -53,16 +71,7 @@ def _serialize(op: scf.ParallelOp) -> None:
     for o in list(body.ops)[:-1]:
         o.detach()
         inner.add_op(o)
-    combined: list[SSAValue] = []
-    for acc, v, region in zip(accs, reduce.operands, reduce.regions, strict=True):
-        rb = region.blocks[0]
-        mapping: dict[SSAValue, SSAValue] = {rb.args[0]: acc, rb.args[1]: v}
-        for o in rb.ops:
-            if isinstance(o, scf.ReduceReturnOp):
-                combined.append(mapping.get(o.operands[0], o.operands[0]))
-                break
-            inner.add_op(o.clone(value_mapper=mapping))
-    inner.add_op(scf.YieldOp(*combined))
+    inner.add_op(scf.YieldOp(*inline_combiners(inner, accs, reduce, {})))
     outer = loops[0]
     Rewriter.insert_op(outer, InsertPoint.before(op))
     for r, n in zip(op.results, outer.results, strict=True):

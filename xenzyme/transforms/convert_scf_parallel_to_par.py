@@ -73,6 +73,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.dialects import par
+from xenzyme.transforms.convert_scf_parallel_to_for import inline_combiners
 
 _PTR = ext.LLVMPointerType()
 _IDENTITY = {"add": 0.0, "mul": 1.0, "max": float("-inf"), "min": float("inf")}
@@ -219,17 +220,7 @@ def _region_function(op: scf.ParallelOp, name: str, kinds: list[str], captured: 
     reduce = src.last_op
     for o in list(src.ops)[:-1]:
         body.add_op(o.clone(value_mapper=mapping))
-    combined: list[SSAValue] = []
-    for acc, v, region in zip(body.args[1:], reduce.operands, reduce.regions, strict=True):  # type: ignore[union-attr]
-        rb = region.blocks[0]
-        local = dict(mapping)
-        local[rb.args[0]], local[rb.args[1]] = acc, local.get(v, v)
-        for o in rb.ops:
-            if isinstance(o, scf.ReduceReturnOp):
-                combined.append(local.get(o.operands[0], o.operands[0]))
-                break
-            body.add_op(o.clone(value_mapper=local))
-    body.add_op(scf.YieldOp(*combined))
+    body.add_op(scf.YieldOp(*inline_combiners(body, list(body.args[1:]), reduce, mapping)))  # type: ignore[arg-type]
     loop = scf.ForOp(lo, hi, step1, identities, Region(body))
     then.add_op(loop)
     then.add_op(par.StaticFiniOp())
