@@ -76,9 +76,10 @@ def markdown(report: Report) -> str:
     """The figures of a run, as README shows them."""
     req = report.requests
     lines = [
-        "| programs | checks ok | inconclusive | wrong | crashes | internal errors | time |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {report.programs} | {report.checks['ok']} | {report.checks['inconclusive']} | {len(report.wrong)} | "
+        "| programs | checks ok | inconclusive | ill-conditioned | wrong | crashes | internal errors | time |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {report.programs} | {report.checks['ok']} | {report.checks['inconclusive']} | "
+        f"{report.checks['ill-conditioned']} | {len(report.wrong)} | "
         f"{len(report.crashes)} | {len(report.internal)} | {report.seconds / 60:.0f} min |",
         "",
         "| requests (program x level) | differentiated | xenzyme error | stopped at run time |",

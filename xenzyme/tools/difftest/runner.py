@@ -15,7 +15,9 @@ told apart by the message) is counted by kind, and the program's file is built a
 it.  A crash or a hang of the program is isolated by running each program on
 its own.  Each check prints the derivative beside f at x + t*d for t in {0, +-h, +-h/4}; here
 the central differences at h and h/4 must agree with each other (else the point is not smooth
-enough to judge: inconclusive) and with the derivative.
+enough to judge: inconclusive) and with the derivative, unless the program's rounding noise,
+measured by running it once rounding up and once down, is large enough to explain the
+disagreement (ill-conditioned).
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ class Check:
     ad: float
     fd: float
     status: str
-    """ok, wrong or inconclusive."""
+    """ok, wrong, inconclusive (not smooth at the point) or ill-conditioned (the differences
+    are rounding noise)."""
 
 
 @dataclass
@@ -70,6 +73,8 @@ class Report:
     errors: Counter = field(default_factory=Counter)
     """error kind -> number of (program, mode, level)."""
     wrong: list[dict] = field(default_factory=list)
+    ill_conditioned: list[dict] = field(default_factory=list)
+    """Checks whose finite differences are rounding noise, with the derivative xenzyme gave."""
     crashes: list[dict] = field(default_factory=list)
     internal: list[dict] = field(default_factory=list)
     """Errors that are not XenzymeErrors (Python exceptions, LLVM aborts, hangs of xenzyme)."""
@@ -81,6 +86,7 @@ class Report:
         self.requests.update(other.requests)
         self.errors.update(other.errors)
         self.wrong += other.wrong
+        self.ill_conditioned += other.ill_conditioned
         self.crashes += other.crashes
         self.internal += other.internal
 
@@ -93,7 +99,8 @@ class Report:
         return {
             "programs": self.programs, "seconds": round(self.seconds, 1), "checks": dict(self.checks),
             "requests": {f"{m} {o}": n for (m, o), n in sorted(self.requests.items())},
-            "errors": dict(self.errors.most_common()), "wrong": self.wrong, "crashes": self.crashes,
+            "errors": dict(self.errors.most_common()), "wrong": self.wrong,
+            "ill_conditioned": self.ill_conditioned, "crashes": self.crashes,
             "internal": self.internal,
         }  # fmt: skip
 
@@ -102,12 +109,18 @@ class Report:
 
 
 def judge(ad: float, f0: float, fp: float, fm: float, fpq: float, fmq: float, fpf: float, fmf: float, h: float,
-          tol: float) -> tuple[str, float]:  # fmt: skip
+          tol: float, noise: float = 0.0) -> tuple[str, float]:  # fmt: skip
     """(status, the finite difference) of a derivative `ad` from f at 0, +-h, +-h/4, +-h/64.
 
     The differences at h and h/4 can agree with each other and still both straddle a kink
     that lies between h/64 and h/4 of the point (a `fmax` switching sides): the difference at
-    h/64, the most local estimate, is then the one a derivative is held to."""
+    h/64, the most local estimate, is then the one a derivative is held to.
+
+    `noise`: how far f at the point moves when its arithmetic rounds up or down.  A program
+    that amplifies its own rounding errors (a chaotic loop, say) has finite differences that
+    are rounding noise; a derivative that disagrees with them by no more than that noise,
+    divided by the step, is `ill-conditioned`, not wrong: the derivative of the computation
+    and the differences of its rounded values need not agree there."""
     values = (f0, fp, fm, fpq, fmq, fpf, fmf)
     if not all(math.isfinite(v) for v in values):
         return "inconclusive", math.nan
@@ -126,6 +139,8 @@ def judge(ad: float, f0: float, fp: float, fm: float, fpq: float, fmq: float, fp
         if min(abs(ad - right), abs(ad - left)) <= 30 * tol * scale:
             return "ok", fd_q
         return "inconclusive", fd_q
+    if abs(ad - fd_q) <= 4 * noise / (h / 2):
+        return "ill-conditioned", fd_q
     return "wrong", fd_q
 
 
@@ -141,10 +156,27 @@ extern double __enzyme_autodiff(void *, ...);
 extern double __enzyme_fwddiff(void *, ...);
 """
 
-_MAIN = """#include <stdio.h>
+_MAIN = """#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 int enzyme_dup, enzyme_const;
+
+/* How far f at the point moves when its arithmetic rounds up or down instead of to nearest:
+   the rounding noise of f, which the finite differences divide by their step. */
+static double dt_noise(double (*ref)(double *, int, double), const double *x0, double s0, int n, double f0) {
+  int modes[2] = {FE_UPWARD, FE_DOWNWARD};
+  double x[16], noise = 0;
+  for (int k = 0; k < 2; k++) {
+    memcpy(x, x0, n * sizeof *x);
+    fesetround(modes[k]);
+    double f = ref(x, n, s0);
+    fesetround(FE_TONEAREST);
+    noise = fmax(noise, isfinite(f) ? fabs(f - f0) : INFINITY);
+  }
+  return noise;
+}
 
 static void dt_report(int seed, const char *mode, int comp, double ad, double (*ref)(double *, int, double),
                       const double *x0, double s0, int n, const double *dir, double dirs, double h) {
@@ -153,8 +185,8 @@ static void dt_report(int seed, const char *mode, int comp, double ad, double (*
     for (int i = 0; i < n; i++) x[i] = x0[i] + t[k] * dir[i];
     f[k] = ref(x, n, s0 + t[k] * dirs);
   }
-  printf("R %d %s %d %a %a %a %a %a %a %a %a %a\\n", seed, mode, comp, ad, f[0], f[1], f[2], f[3], f[4], f[5],
-         f[6], h);
+  printf("R %d %s %d %a %a %a %a %a %a %a %a %a %a\\n", seed, mode, comp, ad, f[0], f[1], f[2], f[3], f[4], f[5],
+         f[6], h, dt_noise(ref, x0, s0, n, f[0]));
   fflush(stdout);
 }
 """
@@ -492,14 +524,18 @@ def _judge_output(out: str, live: list[Program], wanted: dict[int, set[str]], le
             continue
         _, seed_s, mode, comp_s, *nums = line.split()
         seed, comp = int(seed_s), int(comp_s)
-        ad, *values, h = (float.fromhex(v) for v in nums)
+        ad, *values, h, noise = (float.fromhex(v) for v in nums)
         p = by_seed[seed]
-        status, fd = judge(ad, *values, h, steps(p)[1])
+        status, fd = judge(ad, *values, h, steps(p)[1], noise)
         report.checks[status] += 1
         seen.add((seed, mode))
-        if status == "wrong":
-            report.wrong.append({"seed": seed, "mode": mode, "level": level, "component": comp, "ad": ad, "fd": fd})
-            _keep(keep, p)
+        if status in ("wrong", "ill-conditioned"):
+            what = {"seed": seed, "mode": mode, "level": level, "component": comp, "ad": ad, "fd": fd}
+            if status == "wrong":
+                report.wrong.append(what)
+                _keep(keep, p)
+            else:
+                report.ill_conditioned.append({**what, "noise": noise})
     if partial:
         for seed, mode in seen:
             report.requests[(mode, "ok")] += 1
