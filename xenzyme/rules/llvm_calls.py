@@ -20,6 +20,8 @@ A call is differentiated by what it calls:
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, StringAttr
 from xdsl.ir import Operation, SSAValue
@@ -249,7 +251,7 @@ def _no_rule(ctx: ReverseContext, op: Operation):
              ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
 
 
-def _fail_unknown_callee(ctx: ReverseContext, op: xllvm.CallOp):
+def _fail_unknown_callee(ctx: ReverseContext | ForwardContext, op: xllvm.CallOp) -> NoReturn:
     """An indirect call with derivatives whose pointer may hold no function of this module."""
     ftype = call_type(op)
     args = ", ".join(str(t) for t in ftype.inputs.data)
@@ -325,8 +327,15 @@ def _tangent(ctx: ForwardContext, op: Operation) -> None:
         if isinstance(op, xllvm.CallIntrinsicOp):
             ctx.fail(op, f"no derivative rule for intrinsic '{op.intrin.data}'",
                      ["rewrite this computation with supported operations, or mark its arguments enzyme_const"])  # fmt: skip
-        ctx.fail(op, "indirect calls (through a function pointer) with derivatives are not supported",
-                 ["call the function directly, or mark its arguments enzyme_const"])  # fmt: skip
+        if ctx.calls.unresolved(op):
+            ctx.calls.trap(op)
+            return
+        _fail_unknown_callee(ctx, op)
+    if ctx.calls.through_pointer(op):
+        ctx.fail(op, f"@{callee}, which the function pointer called here may point to, is an external "
+                     "function with no known derivative",
+                 [f"give it one with __enzyme_register_derivative_{callee}, define it in this module, "
+                  "or mark it inactive (__enzyme_inactivefn)"])  # fmt: skip
     ctx.fail(op, f"no derivative is known for external function @{callee}",
              [f"give it a custom derivative (__enzyme_register_derivative_{callee}), "
               "define it in this module, or mark its arguments enzyme_const"])  # fmt: skip

@@ -32,6 +32,7 @@ from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
 from xenzyme.transforms.diff.errors import location_of
+from xenzyme.transforms.diff.indirect_calls import stop_at_unresolved_call
 from xenzyme.transforms.diff.tape import augmented_fields
 
 if TYPE_CHECKING:
@@ -331,21 +332,11 @@ class ReverseCalls:
         return name
 
     def trap(self, op: Operation) -> None:
-        """Stop the program with a message: the pointer leads to a function whose derivative
-        was not generated, so going on would compute a wrong derivative."""
+        """Stop the program with a message at an unresolved indirect call."""
         g = self.g
         e = g.e
-        loc = location_of(op, g.filename)
-        where = f"{loc}: " if loc is not None else ""
-        text = (f"xenzyme: {where}in the derivative of @{g.fname}, a function pointer leads to a function "
-                "that is not one of the candidates differentiated for this indirect call; stopping\n")  # fmt: skip
-        msg, size = g.generator.symbols.message_global(text)  # type: ignore[union-attr]
-        ptr = ext.LLVMPointerType()
-        ensure_declaration(g.module, "write", ext.LLVMFunctionType([i32, ptr, i64], i64))
-        ensure_declaration(g.module, "abort", ext.LLVMFunctionType([], ext.LLVMVoidType()))
-        stderr = e.insert(xllvm.ConstantOp(IntegerAttr(2, i32), i32))
-        e.insert(call_op("write", [stderr, e.insert(xllvm.AddressOfOp(msg, ptr)), e.i64(size)], i64))
-        e.insert(call_op("abort", [], None))
+        assert g.generator is not None
+        stop_at_unresolved_call(e, g.generator.symbols, op, g.fname, g.filename)
         for r in op.results:
             g.values[r] = e.insert(xllvm.UndefOp(r.type))
             if r in g.info.shadowed:

@@ -2,7 +2,8 @@
 
 The candidates of a call through a function pointer come from `xenzyme.analysis.callees`; each
 becomes a direct call behind a comparison of the pointer, and is then differentiated like any
-direct call (the reverse sweep follows the branch the forward sweep took).  When the candidates
+direct call (the reverse sweep follows the branch the forward sweep took; forward mode calls
+the candidate's tangent function).  When the candidates
 are only guessed, the indirect call stays for any other pointer and is recorded as unresolved:
 reached with derivatives, the generated code stops the program with a message.
 """
@@ -10,12 +11,15 @@ reached with derivatives, the generated code stops the program with a message.
 from __future__ import annotations
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import DenseArrayBase, SymbolRefAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, SymbolRefAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 
 from xenzyme.analysis.callees import CalleeIndex, Targets
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.dialects import llvm_ext as ext
+from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
+from xenzyme.transforms.diff.errors import location_of
+from xenzyme.transforms.diff.symbols import ModuleSymbols
 
 
 def resolve_indirect_calls(fn: xllvm.FuncOp, calls: list[xllvm.CallOp], index: CalleeIndex,
@@ -93,3 +97,21 @@ def _direct_call(op: xllvm.CallOp, name: str, args: list[SSAValue], block: Block
     call.location = op.location
     block.add_ops([call, xllvm.BrOp(join, *call.results)])
     return call
+
+
+def stop_at_unresolved_call(e: LLVMEmitter, symbols: ModuleSymbols, op: Operation, fname: str,
+                            filename: str | None) -> None:  # fmt: skip
+    """Code that stops the program with a message where unresolved indirect call `op` of the
+    derivative of @fname is reached: the pointer leads to a function whose derivative was not
+    generated, so going on would compute a wrong derivative."""
+    loc = location_of(op, filename)
+    where = f"{loc}: " if loc is not None else ""
+    text = (f"xenzyme: {where}in the derivative of @{fname}, a function pointer leads to a function "
+            "that is not one of the candidates differentiated for this indirect call; stopping\n")  # fmt: skip
+    msg, size = symbols.message_global(text)
+    ptr = ext.LLVMPointerType()
+    ensure_declaration(symbols.module, "write", ext.LLVMFunctionType([i32, ptr, i64], i64))
+    ensure_declaration(symbols.module, "abort", ext.LLVMFunctionType([], ext.LLVMVoidType()))
+    stderr = e.insert(xllvm.ConstantOp(IntegerAttr(2, i32), i32))
+    e.insert(call_op("write", [stderr, e.insert(xllvm.AddressOfOp(msg, ptr)), e.i64(size)], i64))
+    e.insert(call_op("abort", [], None))

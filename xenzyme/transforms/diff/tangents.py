@@ -14,6 +14,8 @@ directions into SIMD registers where that pays.
 * Calls: math functions through their rules; functions defined in the module through their
   tangent functions (generated on demand, named before their bodies are built, so recursion
   works); functions with the user's derivative (`__enzyme_register_derivative_NAME`) through it.
+  Calls through function pointers that tangents flow through choose among direct calls to the
+  functions the pointer may hold, as in reverse mode (`resolve_indirect_calls`).
 * The result: the tangent(s) of the return value (`dupnoneed`), the primal and its tangents
   (`dup`, used for calls between tangent functions), or the primal alone (`const`).
 """
@@ -31,7 +33,8 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import is_pointer_like
-from xenzyme.analysis.alias import MERGED_WITH_CONSTANT, callee_name
+from xenzyme.analysis.alias import MERGED_WITH_CONSTANT, callee_name, remember_module
+from xenzyme.analysis.callees import CalleeIndex, is_indirect_call
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.forward_activity import ForwardActivity, analyze_forward_activity, masked_kind
 from xenzyme.analysis.hints import CustomDerivative, Hints
@@ -45,6 +48,7 @@ from xenzyme.rules.llvm_calls import copy_call
 from xenzyme.transforms.diff.builder import inherited_attributes
 from xenzyme.transforms.diff.calls import _unpack
 from xenzyme.transforms.diff.errors import fail_at, irreducible, location_of
+from xenzyme.transforms.diff.indirect_calls import resolve_indirect_calls, stop_at_unresolved_call
 from xenzyme.transforms.diff.prepare import copy_byval_arguments, prepend, retype_float_accesses
 from xenzyme.transforms.diff.symbols import ModuleSymbols
 
@@ -423,6 +427,21 @@ class TangentCalls:
     def function(self, name: str) -> xllvm.FuncOp | None:
         return self.b.gen.symbols.function(name)
 
+    def unresolved(self, op: Operation) -> bool:
+        """An indirect call kept for pointers to none of its guessed candidates."""
+        return op in self.b.gen.unresolved_calls
+
+    def through_pointer(self, op: Operation) -> bool:
+        """A direct call that replaced a call through a function pointer."""
+        return op in self.b.gen.pointer_calls
+
+    def trap(self, op: Operation) -> None:
+        """Stop the program with a message at an unresolved indirect call."""
+        b = self.b
+        stop_at_unresolved_call(b.e, b.gen.symbols, op, b.fname, b.filename)
+        for r in op.results:
+            b.values[r] = b.e.insert(xllvm.UndefOp(r.type))
+
     def tangent_name(self, fn: xllvm.FuncOp, acts: list[str], ret: str) -> str:
         """The tangent function of `fn` for these activities (at the builder's width)."""
         return self.b.gen.tangent_function(fn, acts, ret, self.b.width)
@@ -478,6 +497,9 @@ class TangentGenerator:
         self.symbols = ModuleSymbols(module)
         self.filename = self.symbols.filename
         self.hints = Hints.of(module)
+        self.callees: CalleeIndex | None = None
+        self.unresolved_calls: set[Operation] = set()
+        self.pointer_calls: set[Operation] = set()
 
     def run(self) -> None:
         requests = [op for op in self.module.walk() if isinstance(op, ad.FwdDiffOp)]
@@ -516,12 +538,30 @@ class TangentGenerator:
         self.module.body.block.insert_op_after(placeholder, fn)
         retype_float_accesses(fn, {k: g.global_type for k, g in self.symbols.globals().items()})
         copy_byval_arguments(fn)
-        tfn = TangentBuilder(self, fn, list(key.activities), ret, width, name).build()
+        tfn = self._builder(fn, list(key.activities), ret, width, name).build()
         self.module.body.block.insert_op_after(tfn, placeholder)
         placeholder.detach()
         placeholder.erase()
         self.symbols.forget()
         return name
+
+    def _builder(self, fn: xllvm.FuncOp, acts: list[str], ret: str, width: int, name: str) -> TangentBuilder:
+        """The builder of `fn`'s tangent function; where tangents flow through calls through
+        function pointers, of a copy of `fn` in which those calls choose among direct calls."""
+        builder = TangentBuilder(self, fn, acts, ret, width, name)
+        info = builder.info
+        ops = list(fn.walk())
+        active = {i for i, op in enumerate(ops) if is_indirect_call(op)
+                  and any(v in info.varied or v in info.shadowed for v in (*op.operands[1:], *op.results))}  # fmt: skip
+        if not active:
+            return builder
+        copy = fn.clone()
+        remember_module(copy, self.module)
+        calls = [op for i, op in enumerate(copy.walk()) if i in active]
+        if self.callees is None:
+            self.callees = CalleeIndex(self.module)
+        resolve_indirect_calls(copy, calls, self.callees, self.unresolved_calls, self.pointer_calls)
+        return TangentBuilder(self, copy, acts, ret, width, name)
 
     def lower(self, req: ad.FwdDiffOp) -> Operation:
         if req in self.lowering:
