@@ -14,7 +14,8 @@ functions that derivative requests reach:
   parameter is the float (`@f.fbits.0`: bitcast back to the integer at entry, for whatever else
   uses it), and is given %v;
 * a call of a function whose every return is `bitcast <float> to iN`, used by the caller only
-  through `bitcast iN to <float>`, calls a copy returning the float (`@f.fbits.ret`).
+  through `bitcast iN to <float>`, calls a copy returning the float (`@f.fbits.ret`);
+* a float cast to an integer and back (`bitcast (bitcast <float> %f to iN) to <float>`) is %f.
 
 * a pointer made from an integer (`inttoptr`) that is a pointer's address passed through
   integer phis and selects -- LLVM's SROA turns a struct holding a pointer into integers, as in
@@ -113,7 +114,18 @@ class _Retyper:
                     made.append(c)
                 elif isinstance(op, xllvm.IntToPtrOp):
                     pointers.restore(op)
+                elif isinstance(op, xllvm.BitcastOp):
+                    self.round_trip(op)
         return made
+
+    def round_trip(self, op: xllvm.BitcastOp) -> None:
+        """`bitcast (bitcast <float> %f to iN) to <float>` is %f (a copy's float parameter, cast
+        back to the integer at entry, that the body casts to the float again)."""
+        f = _float_bits(op.operands[0])
+        if f is not None and f.type == op.results[0].type:
+            op.results[0].replace_all_uses_with(f)
+            op.detach()
+            op.erase()
 
     def store(self, op: ext.StoreOp) -> None:
         f = _float_bits(op.value)

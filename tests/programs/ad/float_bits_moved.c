@@ -1,6 +1,7 @@
 /* Doubles moved as integers, which the derivative must follow: the bits handed to a function
  * that is not inlined as an `unsigned long long` and stored into an integer buffer the caller
- * reads as doubles; bits returned as an integer and turned back into a double by the caller; a
+ * reads as doubles (also computed with there: the callee's copy that takes the double casts it
+ * to the integer at entry, and the body back to the double); bits returned as an integer and turned back into a double by the caller; a
  * double stored into memory typed as integers and read back through a double pointer; a union. */
 #include <stdint.h>
 #include <string.h>
@@ -14,6 +15,16 @@ __attribute__((noinline)) unsigned long long *store_bits(unsigned long long bits
   memcpy(&f, &bits, sizeof f);
   *(double *)d = f;
   d[1] = tag;
+  return d;
+}
+
+__attribute__((noinline)) unsigned long long *store_bits_scaled(unsigned long long bits, unsigned long long tag) {
+  unsigned long long *d = (unsigned long long *)malloc(3 * sizeof(unsigned long long));
+  double f;
+  memcpy(&f, &bits, sizeof f);
+  *(double *)d = f;
+  d[1] = tag;
+  *(double *)&d[2] = f * 0.5;
   return d;
 }
 
@@ -33,6 +44,16 @@ static double through_call(double x) {
   memcpy(&b, &x, sizeof b);
   unsigned long long *d = store_bits(b, 3);
   double r = ((double *)d)[0] * x;
+  free(d);
+  return r;
+}
+
+static double through_call_scaled(double x) {
+  double y = sin(x);
+  unsigned long long b;
+  memcpy(&b, &y, sizeof b);
+  unsigned long long *d = store_bits_scaled(b, 7);
+  double r = ((double *)d)[0] * ((double *)d)[2]; /* sin(x)^2 / 2 */
   free(d);
   return r;
 }
@@ -68,6 +89,7 @@ int main(void) {
   for (int k = 0; k < 3; k++) {
     double x = xs[k];
     check_close("through_call", __enzyme_autodiff((void *)through_call, x), 2 * x, 1e-12);
+    check_close("through_call_scaled", __enzyme_autodiff((void *)through_call_scaled, x), sin(x) * cos(x), 1e-12);
     check_close("returned_bits", __enzyme_autodiff((void *)returned_bits, x), fd1(returned_bits, x), 1e-6);
     check_close("integer_memory", __enzyme_autodiff((void *)integer_memory, x), 2 * x + exp(x), 1e-12);
     check_close("via_union", __enzyme_autodiff((void *)via_union, x), 6 * x, 1e-12);

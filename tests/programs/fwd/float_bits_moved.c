@@ -17,6 +17,16 @@ __attribute__((noinline)) unsigned long long *store_bits(unsigned long long bits
   return d;
 }
 
+__attribute__((noinline)) unsigned long long *store_bits_scaled(unsigned long long bits, unsigned long long tag) {
+  unsigned long long *d = (unsigned long long *)malloc(3 * sizeof(unsigned long long));
+  double f;
+  memcpy(&f, &bits, sizeof f);
+  *(double *)d = f;
+  d[1] = tag;
+  *(double *)&d[2] = f * 0.5;
+  return d;
+}
+
 __attribute__((noinline)) uint64_t bits_of(double x) {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
@@ -33,6 +43,17 @@ static double through_call(double x) {
   memcpy(&b, &x, sizeof b);
   unsigned long long *d = store_bits(b, 3);
   double r = ((double *)d)[0] * x;
+  free(d);
+  return r;
+}
+
+/* the double is also computed with in the callee, which casts it back from the integer */
+static double through_call_scaled(double x) {
+  double y = sin(x);
+  unsigned long long b;
+  memcpy(&b, &y, sizeof b);
+  unsigned long long *d = store_bits_scaled(b, 7);
+  double r = ((double *)d)[0] * ((double *)d)[2]; /* sin(x)^2 / 2 */
   free(d);
   return r;
 }
@@ -68,6 +89,7 @@ int main(void) {
   for (int k = 0; k < 3; k++) {
     double x = xs[k];
     check_close("through_call", __enzyme_fwddiff((void *)through_call, x, 1.0), 2 * x, 1e-12);
+    check_close("through_call_scaled", __enzyme_fwddiff((void *)through_call_scaled, x, 1.0), sin(x) * cos(x), 1e-12);
     check_close("returned_bits", __enzyme_fwddiff((void *)returned_bits, x, 1.0), fd1(returned_bits, x), 1e-6);
     check_close("integer_memory", __enzyme_fwddiff((void *)integer_memory, x, 1.0), 2 * x + exp(x), 1e-12);
     check_close("via_union", __enzyme_fwddiff((void *)via_union, x, 1.0), 6 * x, 1e-12);

@@ -1,16 +1,21 @@
 ; RUN: xenzyme-opt %s -p raise-enzyme-calls,restore-types | filecheck %s
 
 ; A double handed to a function as the bits of an i64, stored there into memory the caller reads
-; as a double; bits returned and made a double again; an integer load only made a double.
+; as a double and made a double again there (the copy's parameter, cast to i64 at entry and back:
+; the parameter itself); bits returned and made a double again; an integer load only made a double.
 
 declare double @__enzyme_autodiff(...)
 declare ptr @malloc(i64)
 
 define ptr @store_bits(i64 %bits, i64 %tag) {
-  %d = call ptr @malloc(i64 16)
+  %d = call ptr @malloc(i64 24)
   store i64 %bits, ptr %d
   %t = getelementptr i8, ptr %d, i64 8
   store i64 %tag, ptr %t
+  %f = bitcast i64 %bits to double
+  %h = fmul double %f, 5.000000e-01
+  %u = getelementptr i8, ptr %d, i64 16
+  store double %h, ptr %u
   ret ptr %d
 }
 
@@ -44,6 +49,8 @@ define double @g(double %x, ptr %p, ptr %dp) {
 ; CHECK-LABEL: llvm.func internal @store_bits.fbits.0(
 ; CHECK-SAME:      %[[F:.*]]: f64, %{{.*}}: i64) -> !llvm.ptr
 ; CHECK:         llvm.store %[[F]], %{{.*}} : f64, !llvm.ptr
+; CHECK-NOT:     llvm.bitcast %{{.*}} : i64 to f64
+; CHECK:         llvm.fmul %[[F]], %{{.*}} : f64
 ; CHECK-LABEL: llvm.func @bits_of(
 ; CHECK-LABEL: llvm.func internal @bits_of.fbits.ret(
 ; CHECK-SAME:      %[[X:.*]]: f64) -> f64
