@@ -313,6 +313,23 @@ double df(double x, int k) { return __enzyme_autodiff((void *)f, x, k); }
          "function with no known derivative", "__enzyme_register_gradient_mystery"),
     ),
     Case(
+        "indirect_call_external_candidate_forward",
+        """\
+extern double __enzyme_fwddiff(void *, ...);
+typedef double (*fn)(double);
+double mystery(double);
+__attribute__((noinline)) double square(double x) { return x * x; }
+static fn const TABLE[2] = {square, mystery};
+static double f(double x, int k) {
+  return TABLE[k & 1](x) * x;
+}
+double df(double x, int k) { return __enzyme_fwddiff((void *)f, x, 1.0, k); }
+""",
+        7,
+        ("cannot differentiate @f in forward mode", "@mystery, which the function pointer called here may point "
+         "to, is an external function with no known derivative", "__enzyme_register_derivative_mystery"),
+    ),
+    Case(
         "indirect_call_candidate_fails",
         """\
 extern double __enzyme_autodiff(void *, ...);

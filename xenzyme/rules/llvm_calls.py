@@ -237,10 +237,7 @@ def _no_rule(ctx: ReverseContext, op: Operation):
         if callee is None:
             _fail_unknown_callee(ctx, op)
         if ctx.calls.through_pointer(op):
-            ctx.fail(op, f"@{callee}, which the function pointer called here may point to, is an external "
-                         "function with no known derivative",
-                     [f"give it one with __enzyme_register_gradient_{callee}, define it in this module, "
-                      "or mark it inactive (__enzyme_inactivefn)"])  # fmt: skip
+            _fail_external_candidate(ctx, op, f"__enzyme_register_gradient_{callee}")
         fn = ctx.functions.get(callee)
         if fn is not None and fn.body.blocks:
             ctx.fail(op, f"the call to @{callee} (not inlined) has active arguments; calls are not supported yet",
@@ -249,6 +246,15 @@ def _no_rule(ctx: ReverseContext, op: Operation):
                  [f"give one with __enzyme_register_gradient_{callee}, or mark it inactive"])  # fmt: skip
     ctx.fail(op, f"no derivative rule for '{op.name}'",
              ["rewrite this computation with supported operations, or mark the values it uses enzyme_const"])  # fmt: skip
+
+
+def _fail_external_candidate(ctx: ReverseContext | ForwardContext, op: xllvm.CallOp, register: str) -> NoReturn:
+    """A direct call that replaced a call through a function pointer, to a candidate that is
+    only declared: no derivative of it can be generated."""
+    callee = callee_name(op)
+    ctx.fail(op, f"@{callee}, which the function pointer called here may point to, is an external "
+                 "function with no known derivative",
+             [f"give it one with {register}, define it in this module, or mark it inactive (__enzyme_inactivefn)"])  # fmt: skip
 
 
 def _fail_unknown_callee(ctx: ReverseContext | ForwardContext, op: xllvm.CallOp) -> NoReturn:
@@ -332,10 +338,7 @@ def _tangent(ctx: ForwardContext, op: Operation) -> None:
             return
         _fail_unknown_callee(ctx, op)
     if ctx.calls.through_pointer(op):
-        ctx.fail(op, f"@{callee}, which the function pointer called here may point to, is an external "
-                     "function with no known derivative",
-                 [f"give it one with __enzyme_register_derivative_{callee}, define it in this module, "
-                  "or mark it inactive (__enzyme_inactivefn)"])  # fmt: skip
+        _fail_external_candidate(ctx, op, f"__enzyme_register_derivative_{callee}")
     ctx.fail(op, f"no derivative is known for external function @{callee}",
              [f"give it a custom derivative (__enzyme_register_derivative_{callee}), "
               "define it in this module, or mark its arguments enzyme_const"])  # fmt: skip

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, VectorType, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerType, VectorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
@@ -30,7 +30,7 @@ from xenzyme.analysis.hints import CustomGradient
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
+from xenzyme.rules.emitter import LLVMEmitter, call_op
 from xenzyme.transforms.diff.errors import location_of
 from xenzyme.transforms.diff.indirect_calls import stop_at_unresolved_call
 from xenzyme.transforms.diff.tape import augmented_fields

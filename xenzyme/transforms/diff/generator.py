@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import analyze_activity
-from xenzyme.analysis.alias import KEEP_SHADOW, RELEASE_SHADOW, remember_module
+from xenzyme.analysis.alias import KEEP_SHADOW, RELEASE_SHADOW
 from xenzyme.analysis.callees import CalleeIndex, is_indirect_call
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import CustomGradient, Hints
@@ -24,7 +24,7 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op
 from xenzyme.transforms.diff.builder import GradientBuilder
 from xenzyme.transforms.diff.calls import _pack, _sret_type, _unpack, custom_derivative_fields
-from xenzyme.transforms.diff.indirect_calls import resolve_indirect_calls
+from xenzyme.transforms.diff.indirect_calls import resolved_copy
 from xenzyme.transforms.diff.prepare import prepare
 from xenzyme.transforms.diff.symbols import ModuleSymbols
 from xenzyme.transforms.diff.tape import augmented_fields
@@ -148,13 +148,10 @@ class GradientGenerator:
             return prepared
         key = (prepared.sym_name.data, active)
         if key not in self.resolved_copies:
-            copy = prepared.clone()
-            remember_module(copy, self.module)
-            calls = [op for i, op in enumerate(copy.walk()) if i in active]
             if self.callees is None:
                 self.callees = CalleeIndex(self.module)
-            resolve_indirect_calls(copy, calls, self.callees, self.unresolved_calls, self.pointer_calls)
-            self.resolved_copies[key] = copy
+            self.resolved_copies[key] = resolved_copy(prepared, set(active), self.callees, self.unresolved_calls,
+                                                      self.pointer_calls)  # fmt: skip
         return self.resolved_copies[key]
 
     def custom_augment_wrapper(self, custom: CustomGradient, ftype: ext.LLVMFunctionType) -> str:

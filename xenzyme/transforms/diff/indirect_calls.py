@@ -14,12 +14,24 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, SymbolRefAttr, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 
+from xenzyme.analysis.alias import remember_module
 from xenzyme.analysis.callees import CalleeIndex, Targets
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
 from xenzyme.transforms.diff.errors import location_of
 from xenzyme.transforms.diff.symbols import ModuleSymbols
+
+
+def resolved_copy(fn: xllvm.FuncOp, active: set[int], index: CalleeIndex, unresolved: set[Operation],
+                  direct: set[Operation]) -> xllvm.FuncOp:  # fmt: skip
+    """A copy of `fn` (outside the module, which analyses still look in) in which the indirect
+    calls at positions `active` of its walk choose among direct calls."""
+    copy = fn.clone()
+    remember_module(copy, index.module)
+    calls = [op for i, op in enumerate(copy.walk()) if i in active]
+    resolve_indirect_calls(copy, calls, index, unresolved, direct)  # type: ignore[arg-type]
+    return copy
 
 
 def resolve_indirect_calls(fn: xllvm.FuncOp, calls: list[xllvm.CallOp], index: CalleeIndex,

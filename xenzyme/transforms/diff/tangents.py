@@ -33,7 +33,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import is_pointer_like
-from xenzyme.analysis.alias import MERGED_WITH_CONSTANT, callee_name, remember_module
+from xenzyme.analysis.alias import MERGED_WITH_CONSTANT, callee_name
 from xenzyme.analysis.callees import CalleeIndex, is_indirect_call
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.forward_activity import ForwardActivity, analyze_forward_activity, masked_kind
@@ -48,7 +48,7 @@ from xenzyme.rules.llvm_calls import copy_call
 from xenzyme.transforms.diff.builder import inherited_attributes
 from xenzyme.transforms.diff.calls import _unpack
 from xenzyme.transforms.diff.errors import fail_at, irreducible, location_of
-from xenzyme.transforms.diff.indirect_calls import resolve_indirect_calls, stop_at_unresolved_call
+from xenzyme.transforms.diff.indirect_calls import resolved_copy, stop_at_unresolved_call
 from xenzyme.transforms.diff.prepare import copy_byval_arguments, prepend, retype_float_accesses
 from xenzyme.transforms.diff.symbols import ModuleSymbols
 
@@ -555,12 +555,9 @@ class TangentGenerator:
                   and any(v in info.varied or v in info.shadowed for v in (*op.operands[1:], *op.results))}  # fmt: skip
         if not active:
             return builder
-        copy = fn.clone()
-        remember_module(copy, self.module)
-        calls = [op for i, op in enumerate(copy.walk()) if i in active]
         if self.callees is None:
             self.callees = CalleeIndex(self.module)
-        resolve_indirect_calls(copy, calls, self.callees, self.unresolved_calls, self.pointer_calls)
+        copy = resolved_copy(fn, active, self.callees, self.unresolved_calls, self.pointer_calls)
         return TangentBuilder(self, copy, acts, ret, width, name)
 
     def lower(self, req: ad.FwdDiffOp) -> Operation:
