@@ -449,10 +449,24 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
             if not is_pointer_like(o.type) or _call_reads_only(op, i) or call_reads_only_argument(op, i):
                 continue
             for obj in underlying_objects(o, cfg):
+                if obj is UNKNOWN:
+                    changed |= _shadow_returned_pointers(info, o, cfg)
                 if obj is UNKNOWN or isinstance(obj, BlockArgument) or obj in info.shadowed_objects:
                     continue
                 info.shadowed_objects.add(obj)
                 changed = True
+    return changed
+
+
+def _shadow_returned_pointers(info: ActivityInfo, ptr: SSAValue, cfg: CFG) -> bool:
+    """A pointer that a function of this module returned (a helper returning a buffer it
+    allocated), handed to a callee that may store varied data through it: the pointer gets a
+    shadow, which the helper's derivative provides."""
+    changed = False
+    for root in pointer_roots(ptr, cfg):
+        owner = root.owner
+        if isinstance(owner, xllvm.CallOp) and allocator_of(owner) is None and defined_callee(owner) is not None:
+            changed |= _mark(info, root, False, True)
     return changed
 
 
