@@ -450,7 +450,14 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
                 continue
             for obj in underlying_objects(o, cfg):
                 if obj is UNKNOWN:
-                    changed |= _shadow_returned_pointers(info, o, cfg)
+                    # A function of this module writing through it gives its derivative's
+                    # adjoints to the pointer's shadow: where the pointer comes from (a load,
+                    # a call) must provide one, as for a store.  Of other callees, only what
+                    # a helper here returned (its derivative provides the shadow).
+                    if defined_callee(op) is not None:
+                        changed |= _demand_shadow(info, o, cfg, constant_globals)
+                    else:
+                        changed |= _shadow_returned_pointers(info, o, cfg)
                 if obj is UNKNOWN or isinstance(obj, BlockArgument) or obj in info.shadowed_objects:
                     continue
                 info.shadowed_objects.add(obj)

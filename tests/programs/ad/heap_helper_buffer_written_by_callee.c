@@ -2,7 +2,8 @@
  * inlined) with values that carry derivatives, and read back: the pointer the helper returns
  * needs a shadow although nothing active flows into the helper.  The buffer comes from calloc
  * (left zero, or filled with constants) or malloc, and is written whole or in part; a second
- * writer accumulates into it.  Checked against central differences of the primal (at -O2,
+ * writer accumulates into it; or a struct on the stack gets the buffer from an init function
+ * (not inlined) and the writer is handed the pointer loaded from it.  Checked against central differences of the primal (at -O2,
  * where clang marks the helpers' results noalias and the writers' pointers writeonly, the
  * gradient of such a buffer once came out 0). */
 #include "check.h"
@@ -29,6 +30,26 @@ __attribute__((noinline)) static void fill_odd(double *p, int m, double c) {
 
 __attribute__((noinline)) static void add_scaled(double *p, const double *q, int m, double c) {
   for (int i = 0; i < m; i++) p[i] += c * q[i];
+}
+
+struct vec {
+  double *buf;
+  int n;
+};
+
+__attribute__((noinline)) static void vec_init(struct vec *v, int m) {
+  v->buf = (double *)calloc(m, sizeof(double));
+  v->n = m;
+}
+
+static double from_struct(const double *x) {
+  struct vec v;
+  vec_init(&v, 4);
+  fill(v.buf, v.n, x[0] - x[2]);
+  fill_odd(v.buf, v.n, x[1]);
+  double r = v.buf[0] * v.buf[1] + v.buf[2] * v.buf[3];
+  free(v.buf);
+  return r;
 }
 
 static double from_zeros(const double *x) {
@@ -63,12 +84,14 @@ static void check(const char *name, double (*f)(const double *), const double *d
 }
 
 int main(void) {
-  double x[3] = {-0.485, 0.5861, -0.403}, d0[3] = {0}, d1[3] = {0}, d2[3] = {0};
+  double x[3] = {-0.485, 0.5861, -0.403}, d0[3] = {0}, d1[3] = {0}, d2[3] = {0}, d3[3] = {0};
   __enzyme_autodiff((void *)from_zeros, x, d0);
   __enzyme_autodiff((void *)from_ramp, x, d1);
   __enzyme_autodiff((void *)from_malloc, x, d2);
+  __enzyme_autodiff((void *)from_struct, x, d3);
   check("from_zeros", from_zeros, d0, x);
   check("from_ramp", from_ramp, d1, x);
   check("from_malloc", from_malloc, d2, x);
+  check("from_struct", from_struct, d3, x);
   return check_finish();
 }
