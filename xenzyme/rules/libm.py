@@ -175,8 +175,6 @@ MATH: dict[str, tuple[int, MathPartials]] = {
 }
 """Math functions by their libm/intrinsic base name."""
 
-MATH["cabs"] = MATH["hypot"]  # |re + i im| with the complex passed as two doubles (x86-64, AArch64)
-
 for _name in ("fmin", "minnum", "minimum", "minimumnum"):
     MATH[_name] = (2, _min_max("ole"))
 for _name in ("fmax", "maxnum", "maximum", "maximumnum"):
