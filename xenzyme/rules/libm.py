@@ -17,6 +17,7 @@ The same entry serves `sin` (libm, double), `sinf` (float), `llvm.sin.*` (intrin
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import llvm as xllvm
@@ -66,6 +67,34 @@ def _gauss(e: Emitter, x: SSAValue) -> SSAValue:
     return e.scale(e.call("exp", e.neg(e.square(x))), TWO_OVER_SQRT_PI)
 
 
+DIGAMMA_SHIFT = 10
+"""psi(x) = psi(x + 10) - sum 1/(x + k): the asymptotic series is then accurate to about 1e-14."""
+
+_DIGAMMA_SERIES = (-1 / 12, 1 / 120, -1 / 252, 1 / 240, -1 / 132)
+"""Coefficients of u^-2, u^-4, ..., u^-10 in psi(u) ~ log u - 1/(2u) + ... (Bernoulli numbers)."""
+
+
+def _digamma(e: Emitter, x: SSAValue) -> SSAValue:
+    """psi(x) = d/dx log|Gamma(x)|, in straight-line code: below 1/2 by the reflection
+    psi(x) = psi(1 - x) - pi / tan(pi x), then shifted up by the recurrence and summed by the
+    asymptotic series (libm has no digamma)."""
+    reflect = e.fcmp("olt", x, e.const(0.5, x))
+    t = e.select(reflect, e.sub(e.const(1, x), x), x)
+    shifted = t
+    steps = e.zero(x.type)
+    for _ in range(DIGAMMA_SHIFT):
+        steps = e.add(steps, e.div(e.const(1, x), shifted))
+        shifted = e.add(shifted, e.const(1, x))
+    inv2 = e.div(e.const(1, x), e.square(shifted))
+    series = e.zero(x.type)
+    for c in reversed(_DIGAMMA_SERIES):  # Horner's rule in u^-2
+        series = e.mul(e.add(series, e.const(c, x)), inv2)
+    psi = e.sub(e.add(e.call("log", shifted), series), e.div(e.const(0.5, x), shifted))
+    psi = e.sub(psi, steps)
+    cot = e.div(e.const(math.pi, x), e.call("tan", e.scale(x, math.pi)))
+    return e.select(reflect, e.sub(psi, cot), psi)
+
+
 def _fabs(e: Emitter, x: list[Getter], y: Getter) -> Partial:
     v = x[0]()
     return times(e.select(e.fcmp("olt", v, e.const(0, v)), e.const(-1, v), e.const(1, v)))
@@ -109,6 +138,23 @@ def _copysign(e: Emitter, x: list[Getter], y: Getter) -> Partials:
         return times(e.mul(e.call("copysign", e.const(1, a), a), e.call("copysign", e.const(1, a), b)))
 
     return (magnitude, None)
+
+
+def _remainder(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+    # remainder(a, b) = a - n b with n = a / b rounded to nearest, ties to even (rint)
+    return (lambda: ONE, lambda: Partial(factor=e.call("rint", e.div(x[0](), x[1]())), negate=True))
+
+
+def _fdim(e: Emitter, x: list[Getter], y: Getter) -> Partials:
+    # fdim(a, b) = a - b where a > b, else 0
+    above: list[SSAValue] = []
+
+    def a_above_b() -> SSAValue:
+        if not above:
+            above.append(e.fcmp("ogt", x[0](), x[1]()))
+        return above[0]
+
+    return (lambda: Partial(where=a_above_b()), lambda: Partial(where=a_above_b(), negate=True))
 
 
 def _fma(e: Emitter, x: list[Getter], y: Getter) -> Partials:
@@ -165,10 +211,17 @@ MATH: dict[str, tuple[int, MathPartials]] = {
     "roundeven": (1, _zero),
     "rint": (1, _zero),
     "nearbyint": (1, _zero),
+    "logb": (1, _zero),
+    "lgamma": (1, _unary(lambda e, x, y: times(_digamma(e, x[0]())))),
+    "tgamma": (1, _unary(lambda e, x, y: times(e.mul(y(), _digamma(e, x[0]()))))),
     "pow": (2, _pow),
     "atan2": (2, _atan2),
     "hypot": (2, _hypot),
     "fmod": (2, _fmod),
+    "remainder": (2, _remainder),
+    "fdim": (2, _fdim),
+    "nextafter": (2, lambda e, x, y: (lambda: ONE, None)),  # x moved by one unit in the last place
+    "nexttoward": (2, lambda e, x, y: (lambda: ONE, None)),
     "copysign": (2, _copysign),
     "fma": (3, _fma),
     "fmuladd": (3, _fma),
