@@ -10,7 +10,9 @@ pointers, and integer results of floating-point arguments.
 * `modf(x, &ip)`: the fraction x - trunc(x) has derivative 1; the integral part it writes
   through `ip` has derivative 0, so the reverse sweep clears that memory's shadow (an adjoint
   left there would flow to whatever the memory held before) and forward mode writes a zero
-  tangent there.
+  tangent there;
+* `sincos(x, &s, &c)` (GNU): sin x and cos x written through pointers, each with its derivative
+  (the reverse sweep reads their adjoints from the shadows and clears them).
 
 These functions write memory, so their calls are never marked pure as libm's are.  Each rule is
 an `OpRule` found by callee name (`rule_of`), which `llvm_calls` consults before its own cases.
@@ -90,16 +92,54 @@ def _modf_tangent(ctx: ForwardContext, op: Operation) -> None:
         ctx.set_tangent(r, list(ctx.tangent(x)))
 
 
+# ---- sincos -------------------------------------------------------------------------------
+
+
+def _sincos_reverse(ctx: ReverseContext, op: Operation) -> None:
+    """The call wrote sin x and cos x: their adjoints, read from the two shadows and cleared
+    (what the memory held before has no derivative left), give x cos x * ds - sin x * dc."""
+    x, ps, pc = _args(op)
+    e = ctx.e
+    adjoints = []
+    for p in (ps, pc):
+        if ctx.shadowed(p):
+            shadow = ctx.shadow(p)
+            adjoints.append(e.insert(xllvm.LoadOp(shadow, x.type)))
+            e.insert(ext.StoreOp(e.zero(x.type), shadow))
+        else:
+            adjoints.append(None)
+    if not ctx.active(x):
+        return
+    ds, dc = adjoints
+    if ds is not None:
+        ctx.accumulate(x, e.mul(ds, e.call("cos", ctx.get(x))))
+    if dc is not None:
+        ctx.accumulate(x, e.neg(e.mul(dc, e.call("sin", ctx.get(x)))))
+
+
+def _sincos_tangent(ctx: ForwardContext, op: Operation) -> None:
+    x, ps, pc = _args(op)
+    e = ctx.e
+    for p, slope in ((ps, lambda: e.call("cos", ctx.get(x))), (pc, lambda: e.neg(e.call("sin", ctx.get(x))))):
+        if p not in ctx.info.shadowed:
+            continue
+        factor = slope() if x in ctx.info.varied else None
+        for t, shadow in zip(ctx.tangent(x), ctx.tangent(p), strict=True):
+            e.insert(ext.StoreOp(e.zero(x.type) if factor is None else e.mul(t, factor), shadow))
+
+
 # ---- the table ----------------------------------------------------------------------------
 
 _NOTHING = OpRule(reverse=lambda ctx, op: None, tangent=lambda ctx, op: None)
 _FREXP = OpRule(reverse=_frexp_reverse, tangent=_frexp_tangent)
 _MODF = OpRule(reverse=_modf_reverse, tangent=_modf_tangent)
+_SINCOS = OpRule(reverse=_sincos_reverse, tangent=_sincos_tangent)
 
 _BY_NAME: dict[str, tuple[int, OpRule]] = {
     **{name: (1, _NOTHING) for name in INTEGER_VALUED},
     **{f"frexp{s}": (2, _FREXP) for s in _FORMS},
     **{f"modf{s}": (2, _MODF) for s in _FORMS},
+    **{f"sincos{s}": (3, _SINCOS) for s in _FORMS},
 }
 """callee -> (number of arguments, rule)."""
 
