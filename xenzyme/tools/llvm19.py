@@ -5,7 +5,8 @@ that only exist in LLVM 19 here -- clang-19's AddressSanitizer, run on the code 
 generates (tests/test_sanitize.py) -- the newer spellings are rewritten to older equivalent or
 weaker ones: flags and attributes that only allow optimisations are dropped (`samesign`,
 `captures(...)`, the newer `memory(...)` locations, `initializes`), and intrinsics whose
-signature changed get their old one (`llvm.lifetime.start/end` take a size again).  The code
+signature changed get their old one (`llvm.lifetime.start/end` take a size again); the math
+intrinsics LLVM 20 added (`llvm.atan2`, `llvm.sinh`, ...) become calls of libm's functions.  The code
 means the same; LLVM 19 may optimise it a little less.
 """
 
@@ -28,10 +29,34 @@ _RULES: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+_NEWER_MATH = re.compile(r"@llvm\.(asin|acos|atan2|atan|sinh|cosh|tanh)\.(f64|f32)\b")
+"""Math intrinsics LLVM 20 added: LLVM 19 takes them for external functions of those names."""
+
+
+def _libm(m: re.Match[str]) -> str:
+    return f"@{m.group(1)}{'f' if m.group(2) == 'f32' else ''}"
+
+
+def _one_declaration_each(text: str) -> str:
+    """Drop a second `declare` of a function (an intrinsic renamed to a libm function the
+    module declared already)."""
+    seen: set[str] = set()
+    out = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("declare ") and (m := re.search(r"@([\w.$]+)\(", line)) is not None:
+            if m.group(1) in seen:
+                continue
+            seen.add(m.group(1))
+        out.append(line)
+    return "".join(out)
+
+
 def downgrade(text: str) -> str:
     """`text` (LLVM 22 IR) as LLVM 19 reads it."""
     for pattern, repl in _RULES:
         text = pattern.sub(repl, text)
+    if _NEWER_MATH.search(text):  # (as calls of libm's functions)
+        text = _one_declaration_each(_NEWER_MATH.sub(_libm, text))
     return text
 
 
