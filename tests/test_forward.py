@@ -1,4 +1,4 @@
-"""End-to-end forward mode: C programs that check their own tangents.
+"""End-to-end forward mode: C and C++ programs that check their own tangents.
 
 Each program in tests/programs/fwd/ calls __enzyme_fwddiff -- plain forward mode, vector mode
 (`enzyme_width`), or forward mode over a function that calls __enzyme_autodiff (Hessian-vector
@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO
 from test_gradients import LEVELS, _build_and_run
 
-PROGRAMS = sorted((REPO / "tests" / "programs" / "fwd").glob("*.c"))
+PROGRAMS = sorted((REPO / "tests" / "programs" / "fwd").glob("*.c*"))  # C and C++ (.cpp)
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -522,6 +522,25 @@ double df(double x) {
         levels=("-O2",),
     ),
     Case(
+        "const_container_receives_derivatives",
+        """\
+#include <map>
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+static double f(double x, std::map<int, double> *m) {
+  (*m)[3] = x * x;
+  return (*m)[3] + x;
+}
+double df(double x, std::map<int, double> *m) {
+  return __enzyme_autodiff((void *)f, x, enzyme_const, m);
+}
+""",
+        None,
+        ("a pointer with a shadow and a pointer into an argument without one (enzyme_const)", "enzyme_dup"),
+        suffix=".cpp",
+        in_source=False,
+    ),
+    Case(
         "split_allocated_too_small",
         """\
 extern void __enzyme_augmentfwd(void *, ...);

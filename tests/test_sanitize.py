@@ -29,7 +29,7 @@ from xenzyme.tools.llvm19 import downgrade
 
 ALL = os.environ.get("XENZYME_SANITIZE") == "all"
 PROGRAMS = sorted((REPO / "tests" / "programs" / "ad").glob("*.c*")) + sorted(
-    (REPO / "tests" / "programs" / "fwd").glob("*.c")
+    (REPO / "tests" / "programs" / "fwd").glob("*.c*")
 )
 ROTATION = {"-O0": 1, "-O3": 5}
 """In `make test`, program i runs at -O0 when i % 8 == 1 and at -O3 when i % 8 == 5."""

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, VectorT
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, may_return_argument,
+    DEALLOCATORS, LINKING_FUNCTIONS, UNKNOWN, Object, allocator_of, call_reads_only_argument, callee_name, defined_callee, may_return_argument,
     pointer_roots, merged_with_unshadowed_arguments, pointers_without_shadows, returns_argument_memory, underlying_objects,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
@@ -423,6 +423,14 @@ def _transfer(cfg: CFG, info: ActivityInfo, op: Operation, constant_globals: set
         # A bitcast between float types (double <-> <1 x double>, vector reshapes) forwards the
         # value's derivative; one to an integer never carries it (reverse-diff rejects that).
         return _mark(info, op.results[0], op.operands[0] in varied, op.operands[0] in shadowed)
+    if callee_name(op) in LINKING_FUNCTIONS:
+        # Called again on the shadows: all its pointers get one, or none (a shadow structure
+        # linked into the primal one would corrupt both).
+        pointers = [o for o in op.operands if is_pointer_like(o.type)]
+        if not any(p in shadowed for p in pointers):
+            return False
+        changed = any([_demand_shadow(info, p, cfg, constant_globals) for p in pointers])
+        return any([_mark(info, r, False, True) for r in op.results]) or changed
     # Memory that receives another process's data (an MPI receive) may hold varied data.
     changed = any([_demand_shadow(info, p, cfg, constant_globals) for p in shadowed_operands(op)])
     any_varied = any(o in varied for o in op.operands)

@@ -420,6 +420,24 @@ READONLY_LIBRARY = {
     NOTE_FREED, RELEASE_SHADOW, KEEP_SHADOW, FORGET_FREED,
 }  # fmt: skip
 
+LINKING_FUNCTIONS = {
+    "_ZSt18_Rb_tree_incrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_incrementPKSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPSt18_Rb_tree_node_base",
+    "_ZSt18_Rb_tree_decrementPKSt18_Rb_tree_node_base",
+    "_ZSt29_Rb_tree_insert_and_rebalancebPSt18_Rb_tree_node_baseS0_RS_",
+    "_ZSt28_Rb_tree_rebalance_for_erasePSt18_Rb_tree_node_baseRS_",
+    "_ZNSt8__detail15_List_node_base7_M_hookEPS0_",
+    "_ZNSt8__detail15_List_node_base9_M_unhookEv",
+    "_ZNSt8__detail15_List_node_base11_M_transferEPS0_S1_",
+    "_ZNSt8__detail15_List_node_base10_M_reverseEv",
+    "_ZNSt8__detail15_List_node_base4swapERS0_S1_",
+}  # fmt: skip
+"""libstdc++'s out-of-line functions that link the nodes of std::map/std::set (tree steps,
+insertion, erasure) and std::list (hook, unhook, splice, reverse, swap): they move only pointers
+between nodes, and a structure's shadow is linked by calling them on the shadows
+(rules/cpp_library.py), so every pointer they are given needs a shadow once one of them has one."""
+
 
 def pointer_roots(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> list[SSAValue]:
     """Where the address arithmetic behind `v` starts: arguments, allocas, globals, and the

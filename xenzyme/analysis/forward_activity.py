@@ -39,7 +39,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
-    DEALLOCATORS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, may_return_argument,
+    DEALLOCATORS, LINKING_FUNCTIONS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, may_return_argument,
     merged_with_unshadowed_arguments, pointers_without_shadows, returns_argument_memory, rust_allocator_kind,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
@@ -339,6 +339,15 @@ class _Analysis:
                 self.shadow_objects(args[0])
             return
         if callee in NO_STORE_FUNCTIONS or is_deallocation(op):
+            return
+        if callee in LINKING_FUNCTIONS:
+            # Called again on the shadows: all its pointers get one, or none.
+            pointers = [o for o in args if is_pointer_like(o.type)]
+            if any(p in info.shadowed for p in pointers):
+                for p in pointers:
+                    self.shadow_objects(p)
+                if result is not None:
+                    self.mark(result, False, True)
             return
         any_varied = any(o in info.varied for o in args) or touches_shadowed_globals(op)
         any_shadowed = any(o in info.shadowed for o in args)

@@ -46,7 +46,7 @@ from xenzyme.analysis.globals import touches_shadowed_globals
 from xenzyme.analysis.types import INTEGER, integer_access
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules import c_library, complex, enzyme_abi, fortran_runtime, reallocation
+from xenzyme.rules import c_library, complex, cpp_library, enzyme_abi, fortran_runtime, reallocation
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.emitter import PURE_CALL_ATTRS
 from xenzyme.rules.libm import math_base_name
@@ -67,7 +67,9 @@ SHADOWED_HINTS = ("madvise",)
 """Calls about memory (not its contents) that apply to the shadow memory as well."""
 
 
-LIBRARY_FAMILIES = (c_library.rule_of, complex.rule_of, reallocation.rule_of, fortran_runtime.rule_of, enzyme_abi.rule_of)
+LIBRARY_FAMILIES = (
+    c_library.rule_of, complex.rule_of, cpp_library.rule_of, reallocation.rule_of, fortran_runtime.rule_of, enzyme_abi.rule_of,
+)
 """Finders of the rules of library functions kept in files of their own (callee -> `OpRule`),
 consulted before the cases below: the forward sweep copies such a call unless the rule has an
 `augment` hook; `tangent` runs after the copy."""

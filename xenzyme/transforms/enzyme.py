@@ -99,23 +99,70 @@ def inline_tape_returns(module: ModuleOp) -> None:
     (which return a tape pointer in a struct) are inlined: the tape is then memory of the
     function being differentiated, with a shadow of its own, rather than a pointer returned in
     an aggregate (which calls cannot yet give a shadow)."""
-    requests = [o for o in module.walk() if isinstance(o, (ad.AutodiffOp, ad.AugmentOp, ad.ReverseOp, ad.AugmentSizeOp))]
+    requests = (ad.AutodiffOp, ad.AugmentOp, ad.ReverseOp, ad.AugmentSizeOp)
+    _inline_pointer_aggregate_returns(module, requests, lambda f: f.sym_name.data.startswith("augmented_"))
+
+
+INLINED_RETURN_SIZE = 400
+"""The most ops a function returning pointers in an aggregate may have to be inlined where a
+request reaches it."""
+
+
+def inline_pointer_aggregate_returns(module: ModuleOp) -> None:
+    """In the functions a request reaches, the calls of this module's functions that return an
+    aggregate holding a pointer ({node *, node *} from a std::map's search, a Rust slice) are
+    inlined, up to `INLINED_RETURN_SIZE` ops: a pointer returned in an aggregate cannot get a
+    shadow through a call, a pointer computed in the function being differentiated can.
+    Functions the program's hints name (custom derivatives, inactive functions, allocators) stay
+    calls; a larger or recursive one stays a call too (an error if its pointers need shadows)."""
+    from xenzyme.analysis.hints import Hints
+    from xenzyme.rules.registry import RULES
+
+    kept = Hints.of(module).functions | set(RULES)
+
+    def small(f: xllvm.FuncOp) -> bool:
+        if f.sym_name.data in kept:
+            return False
+        n = 0
+        for _ in f.walk():
+            n += 1
+            if n > INLINED_RETURN_SIZE:
+                return False
+        return True
+
+    _inline_pointer_aggregate_returns(module, (ad.AutodiffOp, ad.AugmentOp, ad.ReverseOp, ad.AugmentSizeOp, ad.FwdDiffOp),
+                                      small)  # fmt: skip
+
+
+def _inline_pointer_aggregate_returns(module: ModuleOp, requests: tuple[type, ...], wanted) -> None:
+    """Inline, in every function the `requests` reach, the direct calls of defined functions
+    `wanted` accepts that return an aggregate holding a pointer (not a function into itself, nor
+    one that calls itself), until none is left."""
+    names = [r.callee.string_value() for r in module.walk() if isinstance(r, requests)]
+    if not names:
+        return
     functions = {f.sym_name.data: f for f in module.ops if isinstance(f, xllvm.FuncOp)}
-    for fn in reachable(module, [r.callee.string_value() for r in requests]):
-        changed = True
-        while changed:
-            changed = False
-            for call in [o for o in fn.walk() if isinstance(o, xllvm.CallOp) and o.callee is not None]:
-                callee = functions.get(call.callee.string_value())
-                if (callee is None or not callee.body.blocks or not callee.sym_name.data.startswith("augmented_")
-                        or callee is fn or any(isinstance(o, xllvm.CallOp) and o.callee == call.callee for o in callee.walk())):
-                    continue  # fmt: skip
-                out = callee.function_type.output
-                if isinstance(out, ext.LLVMStructType) and any(isinstance(t, ext.LLVMPointerType) for t in out.types.data):
-                    inline_call(call, callee)
-                    changed = True
-                    break
-        forward_inserted_values(fn)  # (the tape taken back out of the struct the call returned)
+    for fn in reachable(module, names):
+        for _ in range(64):  # (each round inlines one call; bodies inlined may hold more)
+            call = next((c for c in fn.walk() if isinstance(c, xllvm.CallOp) and c.callee is not None
+                         and _returns_pointer_aggregate(functions.get(c.callee.string_value()), fn, wanted)), None)  # fmt: skip
+            if call is None:
+                break
+            assert call.callee is not None
+            inline_call(call, functions[call.callee.string_value()])
+        forward_inserted_values(fn)  # (the pointers taken back out of the aggregate the call returned)
+
+
+def _returns_pointer_aggregate(callee: xllvm.FuncOp | None, caller: xllvm.FuncOp, wanted) -> bool:
+    if callee is None or not callee.body.blocks or callee is caller or callee.function_type.is_variadic:
+        return False
+    out = callee.function_type.output
+    if not (isinstance(out, ext.LLVMStructType) and any(isinstance(t, ext.LLVMPointerType) for t in out.types.data)):
+        return False
+    name = callee.sym_name
+    if any(isinstance(o, xllvm.CallOp) and o.callee is not None and o.callee.root_reference == name for o in callee.walk()):
+        return False  # recursive
+    return wanted(callee)
 
 
 @dataclass(frozen=True)
@@ -176,6 +223,7 @@ class EnzymePass(ModulePass):
         ReplaceFlangRuntimePass().apply(ctx, op)
         RaiseOpenMPPass().apply(ctx, op)
         RaiseMPIPass().apply(ctx, op)
+        inline_pointer_aggregate_returns(op)
         checkpoint_loops(op, self.checkpoint, self.checkpoints, self.period, self.tape_budget_mb)
         gpu_code = is_gpu_module(op)
         if gpu_code:  # (GPU passes are imported only for GPU code: they load the gpu dialect)
