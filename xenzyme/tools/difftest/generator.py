@@ -13,8 +13,9 @@ by `n`, triangular, data-dependent), branches and switches, local and heap array
 calloc, realloc), in-place updates of `x`, pointer walks and casts, memcpy, structs (by pointer
 and by value), calls of helpers that are not inlined (scalar, pointer, recursive), function
 pointers (constant and mutable tables, a pointer passed to a helper), libm, integer/float mixes
-(truncation, rounding, integer counters, data-dependent trip counts), single precision, and a
-double's bits moved through integers.
+(truncation, rounding, integer counters, data-dependent trip counts), single precision, a
+double's bits moved through integers, and complex numbers (C99's products, quotients and
+<complex.h> functions).
 
 Everything is decided by `random.Random(seed)`: the same seed gives the same program.
 """
@@ -33,6 +34,10 @@ FEATURES = {
     "make_buffer": 0.15, "bits_call": 0.08,
 }  # fmt: skip
 """Feature -> probability that a program may use it."""
+
+LATER_FEATURES = {"complex": 0.1}
+"""Features added later, drawn from a random stream of their own: a program without them is the
+program its seed always gave."""
 
 N_MIN = 3
 """Every program is called with n >= N_MIN: constant indices into x stay below it."""
@@ -88,7 +93,8 @@ class _Scope:
         return _Scope(list(self.dvars), list(self.ivars), list(self.arrays), list(self.loops), list(self.structs))
 
 
-PRELUDE = """#include <math.h>
+PRELUDE = """#include <complex.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +133,8 @@ class _Generator:
         self.seed = seed
         self.key = f"p{seed}_"
         self.features = {f for f, p in FEATURES.items() if self.rng.random() < p}
+        later = random.Random(f"{seed}:later")
+        self.features |= {f for f, p in LATER_FEATURES.items() if later.random() < p}
         self.helpers: list[str] = []
         self.names = 0
         self.frees: list[str] = []
@@ -353,7 +361,7 @@ class _Generator:
         if depth == 0:
             for feature in ("local_arrays", "heap", "structs", "memcpy", "pointers", "intmix", "bits", "early_return",
                             "globals", "pointer_arrays", "aliasing", "memset", "aos", "argmax", "matrix", "growth",
-                            "pick_pointer", "make_buffer", "bits_call"):  # fmt: skip
+                            "pick_pointer", "make_buffer", "bits_call", "complex"):  # fmt: skip
                 if self.has(feature):
                     kinds.append(feature)
             if self.has("calls"):
@@ -557,6 +565,35 @@ class _Generator:
         b = self.fresh("b")
         return [f"double {b} = {e};", f"unsigned long long {u};", f"memcpy(&{u}, &{b}, sizeof {u});",
                 f"double {v};", f"memcpy(&{v}, &{u}, sizeof {v});"] + self._keep(sc, v)  # fmt: skip
+
+    def st_complex(self, sc: _Scope, depth: int) -> list[str]:
+        """Complex numbers built from the program's values: products (clang's fast formula with
+        __muldc3 behind it), quotients (__divdc3) and <complex.h>'s functions, their arguments
+        kept off the branch cuts and the results bounded, in double or float precision."""
+        z, w, v = self.fresh("z"), self.fresh("w"), self.fresh("d")
+        single = self.chance(0.25)
+        if single:
+            self.single = True
+        t, f = ("float complex", "f") if single else ("double complex", "")
+        b = lambda: self.bounded(self.expr(sc, 1))  # noqa: E731
+        small = f"{z} / (1.0{f} + cabs{f}({z}))"  # |small| < 1
+        steps = [
+            f"{z} = {z} * {w} + {self.const()};",
+            f"{z} = {z} / (2.5{f} + 0.3{f} * {w} / (1.0{f} + cabs{f}({w})));",
+            f"{z} = cexp{f}(0.5{f} * {small});",
+            f"{z} = csin{f}(0.5{f} * {small}) + ccos{f}(0.3{f} * {w});",
+            f"{z} = csqrt{f}({small} * {small} + 4.0{f});",
+            f"{z} = clog{f}(3.0{f} + {small});",
+            f"{z} = cpow{f}(2.0{f} + {small}, 0.5{f} + 0.25{f} * I);",
+            f"{z} = catan{f}(0.5{f} * {small}) * {w};",
+            f"{z} = ctanh{f}({small}) - conj{f}({w}) * {z};",
+        ]
+        out = [f"{t} {z} = {b()} + I * {b()};", f"{t} {w} = {b()} + I * {b()};"]
+        out += self.rng.sample(steps, self.rng.randint(2, 4))
+        read = self.rng.choice([f"creal{f}({z}) * 0.7 + cimag{f}({z})", f"cabs{f}({z} + 2.0{f})",
+                                f"carg{f}({z} + 3.0{f})", f"creal{f}({z} * conj{f}({w}))"])  # fmt: skip
+        out.append(f"double {v} = {self.bounded(f'(double)({read})')};")
+        return out + self._keep(sc, v)
 
     def st_call(self, sc: _Scope, depth: int) -> list[str]:
         arrays = [a for a in sc.arrays if a.elem == "double" and (a.name != "x" or self.has("inplace"))]
