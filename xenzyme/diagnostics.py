@@ -13,6 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 
+def location_of(op, fallback: str | None = None) -> SourceLocation | None:
+    """The source position of the op `op` (its debug location), else the file `fallback`."""
+    from xdsl.dialects.builtin import FileLineColLoc, NameLoc
+
+    loc = op.location
+    if isinstance(loc, NameLoc) and isinstance(loc.location, FileLineColLoc):
+        loc = loc.location
+    if isinstance(loc, FileLineColLoc):
+        return SourceLocation(loc.filename.data, loc.line.data or None, loc.column.data or None)
+    return SourceLocation(fallback) if fallback else None
+
+
 @dataclass
 class SourceLocation:
     """A position in a user's file; any part may be unknown."""

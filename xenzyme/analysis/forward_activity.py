@@ -40,7 +40,8 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xenzyme.analysis.activity import _reinterpretation, carries_derivative, is_pointer_like
 from xenzyme.analysis.alias import (
     DEALLOCATORS, LINKING_FUNCTIONS, UNKNOWN, Object, allocator_of, call_reads_only_argument, is_deallocation, may_return_argument,
-    merged_with_unshadowed_arguments, pointers_without_shadows, returns_argument_memory, rust_allocator_kind,
+    merged_with_unshadowed_arguments, pointer_roots, pointers_without_shadows, returns_argument_memory,
+    rust_allocator_kind,
 )  # fmt: skip
 from xenzyme.analysis.cfg import CFG
 from xenzyme.analysis.globals import shadowed_globals, touches_shadowed_globals
@@ -182,12 +183,19 @@ class _Analysis:
             self.info.shadow_bits.add(v)
             self.changed = True
 
-    def shadow_objects(self, ptr: SSAValue, arguments_too: bool = False) -> None:
+    def shadow_objects(self, ptr: SSAValue, arguments_too: bool = False, depth: int = 0) -> None:
         """The memory `ptr` points into may hold varied data (or pointers to such memory).
-        Arguments and pointers of unknown origin cannot gain a shadow here: the caller decides
-        theirs (a store into them is reported unless the pointer itself is shadowed)."""
+        Arguments cannot gain a shadow here: the caller decides theirs (a store into them is
+        reported unless the pointer itself is shadowed).  A pointer loaded from memory (a global
+        `double *work`) gets one from that memory, which then holds shadow pointers."""
         for obj in self.objects(ptr):
-            if obj is UNKNOWN or obj in self.info.shadowed_objects:
+            if obj is UNKNOWN:
+                if depth < 4:
+                    for root in pointer_roots(ptr, self.cfg):
+                        if isinstance(root.owner, xllvm.LoadOp):
+                            self.shadow_objects(root.owner.ptr, depth=depth + 1)
+                continue
+            if obj in self.info.shadowed_objects:
                 continue
             if isinstance(obj, BlockArgument) and obj.block is self.cfg.entry and not arguments_too:
                 continue

@@ -56,7 +56,7 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
     MIXED or UNKNOWN_KIND."""
     objects = underlying_objects(ptr, cfg)
     # Memory a loaded or returned pointer leads to is known by the pointers' origins instead.
-    origins = {r for r in pointer_roots(ptr, cfg) if isinstance(r.owner, xllvm.LoadOp | xllvm.CallOp)}
+    origins = {_origin(r, cfg) for r in pointer_roots(ptr, cfg) if isinstance(r.owner, xllvm.LoadOp | xllvm.CallOp)}
     types: list[Attribute] = []
     for obj in objects:
         if obj is UNKNOWN:
@@ -74,7 +74,8 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
                 p, t = op.ptr, op.value.type
             else:
                 continue
-            if underlying_objects(p, cfg) & objects - {UNKNOWN} or origins and origins & set(pointer_roots(p, cfg)):
+            if underlying_objects(p, cfg) & objects - {UNKNOWN} or origins and origins & {
+                    _origin(r, cfg) for r in pointer_roots(p, cfg)}:  # fmt: skip
                 types += leaf_types(t)
     kinds = {_kind(t) for t in types}
     kinds.discard(UNKNOWN_KIND)
@@ -89,6 +90,20 @@ def memory_contents(ptr: SSAValue, cfg: CFG, blocks: Iterable[Block], globals_: 
             return MIXED, None
         return FLOAT, floats.pop()
     return kind, None
+
+
+def _origin(root: SSAValue, cfg: CFG) -> object:
+    """What a loaded or returned pointer stands for: itself, or for a pointer loaded from a
+    global (`double *buf` at file scope), that global -- the function may load it again after
+    a call or a copy, and each load leads to the same memory as long as the global holds the
+    same address."""
+    owner = root.owner
+    if isinstance(owner, xllvm.LoadOp):
+        objects = underlying_objects(owner.ptr, cfg)
+        if len(objects) == 1 and isinstance(name := next(iter(objects)), str) and owner.ptr.owner is not None \
+                and isinstance(owner.ptr.owner, xllvm.AddressOfOp):  # fmt: skip
+            return ("loaded from", name)
+    return root
 
 
 # ---------------------------------------------------------------------------------------------

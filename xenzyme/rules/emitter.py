@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     VectorType,
+    i8,
     i32,
     i64,
 )
@@ -325,6 +326,27 @@ def libm_name(name: str, t: Attribute) -> str:
     if isinstance(t, Float80Type):
         return name + "l"
     return name
+
+
+def message_global(module: ModuleOp, text: str) -> tuple[str, int]:
+    """A private constant string holding `text` (a message generated code prints), made once;
+    its name and size."""
+    data = text.encode("ascii", errors="replace")[:400].decode()
+    taken = set()
+    for op in module.ops:
+        if isinstance(op, xllvm.GlobalOp | xllvm.FuncOp):
+            name = op.sym_name.data
+            if (isinstance(op, xllvm.GlobalOp) and name.startswith("xenzyme.message") and isinstance(op.value, StringAttr)
+                    and op.value.data == data):  # fmt: skip
+                return name, len(data)
+            taken.add(name)
+    name, n = "xenzyme.message", 1
+    while name in taken:
+        n += 1
+        name = f"xenzyme.message.{n}"
+    module.body.block.add_op(
+        xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private", constant=True, value=StringAttr(data)))
+    return name, len(data)
 
 
 def ensure_declaration(module: ModuleOp, name: str, ftype: ext.LLVMFunctionType) -> None:

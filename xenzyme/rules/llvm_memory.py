@@ -22,20 +22,42 @@ from xdsl.ir import Operation, SSAValue
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
 from xenzyme.analysis.forward_activity import has_tangent_type
 from xenzyme.analysis.types import FLOAT, INTEGER, POINTER, UNKNOWN_KIND, copy_view, integer_access, size_align
+from xenzyme.diagnostics import location_of
+from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.copy_helpers import ADJOINT, ATOMIC_ADJOINT, COPY, ZERO, CopyPlan, copy_helper
 from xenzyme.rules.emitter import alignment_of
+from xenzyme.rules.global_pointers import checked_shadow, global_loaded_from, initial_target
 
 # ---- loads and stores -------------------------------------------------------------------
 
 
 def _augment_load(ctx: AugmentContext, op: Operation) -> None:
-    """A pointer loaded from shadowed memory: its shadow is loaded from the shadow."""
+    """A pointer loaded from shadowed memory: its shadow is loaded from the shadow (checked, for
+    a pointer a global holds: `global_pointers`)."""
     assert isinstance(op, xllvm.LoadOp)
     r = op.dereferenced_value
     if ctx.shadowed(r):
-        ctx.set_shadow(r, ctx.e.insert(xllvm.LoadOp(ctx.fwd_shadow(op.ptr), r.type, alignment=alignment_of(op))))
+        shadow = ctx.e.insert(xllvm.LoadOp(ctx.fwd_shadow(op.ptr), r.type, alignment=alignment_of(op)))
+        ctx.set_shadow(r, _global_pointer_shadow(ctx, op, ctx.fwd(r), shadow, 0))
+
+
+def _global_pointer_shadow(ctx: AugmentContext | ForwardContext, op: xllvm.LoadOp, primal: SSAValue,
+                           shadow: SSAValue, k: int) -> SSAValue:  # fmt: skip
+    """The k-th shadow of a pointer loaded from a global, as `global_pointers.checked_shadow`
+    judges it at run time; any other loaded pointer's shadow as it is."""
+    name = global_loaded_from(op.ptr)
+    if name is None or not is_pointer_like(op.dereferenced_value.type) or gpu.is_device_code(ctx.e.module):
+        return shadow
+    known = None
+    if (target := initial_target(ctx.e.module, name)) is not None:
+        address = xllvm.AddressOfOp(target, ext.LLVMPointerType())
+        if (shadow_name := ctx.shadow_global(address, k)) is not None:  # type: ignore[attr-defined]
+            known = (ctx.e.insert(address), ctx.e.insert(xllvm.AddressOfOp(shadow_name, ext.LLVMPointerType())))
+    loc = location_of(op)
+    where = f"{loc}: " if loc is not None else ""
+    return checked_shadow(ctx.e, op, primal, shadow, known, name, where)
 
 
 def _reverse_load(ctx: ReverseContext, op: Operation) -> None:
@@ -60,7 +82,7 @@ def _tangent_load(ctx: ForwardContext, op: Operation) -> None:
     if r in info.varied or r in info.shadow_bits:
         ctx.set_tangent(r, out)
     else:
-        ctx.set_shadows(r, out)
+        ctx.set_shadows(r, [_global_pointer_shadow(ctx, op, ctx.get(r), s, k) for k, s in enumerate(out)])
 
 
 def _augment_store(ctx: AugmentContext, op: Operation) -> None:

@@ -5,22 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NoReturn
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, NameLoc
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 
 from xenzyme.analysis.cfg import IrreducibleControlFlow
-from xenzyme.diagnostics import SourceLocation, XenzymeError
-
-
-def location_of(op: Operation, fallback: str | None = None) -> SourceLocation | None:
-    """The source position of `op` (its debug location), else the file `fallback`."""
-    loc = op.location
-    if isinstance(loc, NameLoc) and isinstance(loc.location, FileLineColLoc):
-        f = loc.location
-        return SourceLocation(f.filename.data, f.line.data or None, f.column.data or None)
-    if isinstance(loc, FileLineColLoc):
-        return SourceLocation(loc.filename.data, loc.line.data or None, loc.column.data or None)
-    return SourceLocation(fallback) if fallback else None
+from xenzyme.diagnostics import SourceLocation, XenzymeError, location_of
 
 
 def block_location(block: Block, filename: str | None) -> SourceLocation:

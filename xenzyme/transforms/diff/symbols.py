@@ -11,7 +11,7 @@ from xdsl.ir import Block, Operation
 from xenzyme.analysis.types import size_align
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.rules.emitter import zero_constant
+from xenzyme.rules.emitter import message_global, zero_constant
 
 
 class ModuleSymbols:
@@ -105,15 +105,7 @@ class ModuleSymbols:
 
     def message_global(self, text: str) -> tuple[str, int]:
         """A constant string holding `text` (a message the generated code prints), and its size."""
-        data = text.encode("ascii", errors="replace")[:400].decode()
-        for op in self.module.ops:  # the same message once (a planning run may have made it)
-            if (isinstance(op, xllvm.GlobalOp) and op.sym_name.data.startswith("xenzyme.message")
-                    and isinstance(op.value, StringAttr) and op.value.data == data):  # fmt: skip
-                return op.sym_name.data, len(data)
-        name = self.fresh_name("xenzyme.message")
-        g = xllvm.GlobalOp(ext.LLVMArrayType(len(data), i8), name, "private", constant=True, value=StringAttr(data))
-        self.module.body.block.add_op(g)
-        return name, len(data)
+        return message_global(self.module, text)
 
 
 def global_shadows(module: ModuleOp) -> dict[str, xllvm.GlobalOp]:
