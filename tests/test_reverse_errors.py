@@ -543,6 +543,25 @@ double df(double x, std::map<int, double> *m) {
         levels=("-O2",),
     ),
     Case(
+        "variadic_callee",
+        """\
+#include <stdarg.h>
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) double weighted(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  double s = 0;
+  for (int i = 0; i < n; i++) s += va_arg(ap, double) * (i + 1);
+  va_end(ap);
+  return s;
+}
+static double f(double x, double y) { return weighted(2, x * y, y); }
+double df(double x, double y) { return __enzyme_autodiff((void *)f, x, y); }
+""",
+        11,
+        ("the call to @weighted carries derivatives, and @weighted is variadic", "pass the values in an array"),
+    ),
+    Case(
         "split_allocated_too_small",
         """\
 extern void __enzyme_augmentfwd(void *, ...);

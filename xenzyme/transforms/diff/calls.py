@@ -102,6 +102,10 @@ class ReverseCalls:
         reverse function returns its adjoint, or takes the result's as an aggregate."""
         g = self.g
         info = g.info
+        if fn.function_type.is_variadic or len(op.args) != len(fn.function_type.inputs.data):
+            g.fail(op, f"the call to @{fn.sym_name.data} carries derivatives, and @{fn.sym_name.data} is variadic "
+                       "(takes `...`): its variable arguments cannot be differentiated",
+                   ["pass the values in an array"])  # fmt: skip
         acts: list[str] = []
         for o in op.args:
             if ad.is_float_like(o.type):

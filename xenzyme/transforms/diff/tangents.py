@@ -466,8 +466,10 @@ class TangentCalls:
             ret = "dup"
         else:
             ret = "const"
-        if len(acts) != len(fn.function_type.inputs.data):
-            b.fail(op, f"the call to @{fn.sym_name.data} does not match its definition (variadic functions are not supported)")
+        if fn.function_type.is_variadic or len(acts) != len(fn.function_type.inputs.data):
+            b.fail(op, f"the call to @{fn.sym_name.data} carries derivatives, and @{fn.sym_name.data} is variadic "
+                       "(takes `...`): its variable arguments cannot be differentiated",
+                   ["pass the values in an array"])  # fmt: skip
         name = b.gen.tangent_function(fn, acts, ret, b.width)
         rt = result_type(fn.function_type.output, ret, b.width) if r is not None else None
         call = call_op(name, args, rt)
