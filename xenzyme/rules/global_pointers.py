@@ -32,8 +32,8 @@ _PTR = ext.LLVMPointerType()
 def global_loaded_from(ptr: SSAValue) -> str | None:
     """The global a load through `ptr` reads: its address, or an address into it at constant
     indices; None for other pointers."""
-    while isinstance(ptr.owner, ext.GEPOp) and not ptr.owner.dynamicIndices:
-        ptr = ptr.owner.base
+    while isinstance(ptr.owner, ext.GEPOp) and not ptr.owner.ssa_indices:
+        ptr = ptr.owner.ptr
     if isinstance(ptr.owner, xllvm.AddressOfOp):
         return ptr.owner.global_name.string_value()
     return None

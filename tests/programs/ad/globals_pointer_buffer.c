@@ -13,15 +13,24 @@ enum { N = 5 };
 static double storage[16];
 double *work = storage;
 double *spare;
+struct workspace {
+  int n;
+  double *buf; /* (at offset 8: loads of it go through an address into the global) */
+} ws;
 
 static double f(const double *x, int n) {
   spare = malloc(16 * sizeof(double));
+  ws.n = n;
+  ws.buf = calloc(n, sizeof(double));
   memcpy(work, x, n * sizeof(double));
   for (int i = 0; i < n; i++) work[i] = sin(work[i]) + x[(i + 1) % n] * work[i];
   memmove(work + 1, work, (n - 1) * sizeof(double));
   memcpy(spare, work, n * sizeof(double));
   double s = 0;
   for (int i = 0; i < n; i++) s += spare[i] * spare[i] * (i + 1) + work[i];
+  for (int i = 0; i < ws.n; i++) ws.buf[i] += work[(i + 2) % n] * x[i];
+  for (int i = 0; i < ws.n; i++) s += tanh(ws.buf[i]);
+  free(ws.buf);
   free(spare);
   return s;
 }
