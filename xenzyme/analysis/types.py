@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntegerType, ModuleOp, StringAttr, VectorType, f32, f64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
-from xenzyme.analysis.alias import UNKNOWN, pointer_roots, underlying_objects
+from xenzyme.analysis.alias import UNKNOWN, module_of, pointer_roots, underlying_objects
 from xenzyme.analysis.cfg import CFG
 from xenzyme.dialects import llvm_ext as ext
 
@@ -383,9 +384,78 @@ class Views:
         typed = {use.operation.elem_type for use in p.uses
                  if isinstance(use.operation, ext.GEPOp) and use.operation.ptr is p
                  and not _is_byte(use.operation.elem_type)}  # fmt: skip
-        view = View.of_type(typed.pop()) if len(typed) == 1 else _view_from_accesses(p)
+        if len(typed) == 1:
+            view = View.of_type(typed.pop())
+        else:
+            view = _call_site_view(p) or _view_from_accesses(p)
         self._root_views[p] = view
         return view
+
+
+def _call_site_view(p: SSAValue) -> View | None:
+    """The view every call of the function in its module gives its parameter `p`: a helper
+    taking `void *` that moves the bytes as integers (a generic swap) knows what they are only
+    from its callers (`&a[i]` of an array of doubles)."""
+    if not isinstance(p, BlockArgument):
+        return None
+    fn = p.block.parent_op()
+    if not isinstance(fn, xllvm.FuncOp) or p.block is not fn.body.blocks.first:
+        return None
+    module = module_of(fn)
+    calls = _calls_by_callee(module).get(fn.sym_name.data) if module is not None else None
+    if not calls:
+        return None
+    found: View | None = None
+    for call in calls:
+        args = list(call.args)
+        view = _local_view(args[p.index], module) if p.index < len(args) else None  # type: ignore[arg-type]
+        if view is None or found is not None and view != found:
+            return None
+        found = view
+    return found
+
+
+def _local_view(v: SSAValue, module: ModuleOp) -> View | None:
+    """What `v` points at, from the address arithmetic right before it (an element of a typed
+    array, a local, a global), without the rest of its function."""
+    op = v.owner
+    if isinstance(op, ext.GEPOp):
+        idx = op.mixed_indices()
+        if not _is_byte(op.elem_type):
+            return _descend(op.elem_type, idx[1:])
+        base = _local_view(op.ptr, module) if len(idx) == 1 else None
+        if base is None:
+            return None
+        k = idx[0]
+        if isinstance(k, int):
+            return base.shifted(k)
+        return base if base.period and known_multiple(k) % base.period == 0 else None
+    if isinstance(op, xllvm.AllocaOp):
+        return View.of_type(op.elem_type)
+    if isinstance(op, xllvm.AddressOfOp):
+        name = op.global_name.string_value()
+        g = next((o for o in module.ops if isinstance(o, xllvm.GlobalOp) and o.sym_name.data == name), None)
+        return View.of_type(g.global_type) if g is not None else None
+    return None
+
+
+_CALLS: weakref.WeakKeyDictionary[ModuleOp, tuple[int, dict[str, list[xllvm.CallOp]]]] = weakref.WeakKeyDictionary()
+
+
+def _calls_by_callee(module: ModuleOp) -> dict[str, list[xllvm.CallOp]]:
+    """The module's direct calls by callee (remade when the module gains or loses functions)."""
+    size = len(module.body.block.ops)
+    cached = _CALLS.get(module)
+    if cached is not None and cached[0] == size:
+        return cached[1]
+    calls: dict[str, list[xllvm.CallOp]] = {}
+    for fn in module.ops:
+        if isinstance(fn, xllvm.FuncOp) and fn.body.blocks:
+            for op in fn.walk():
+                if isinstance(op, xllvm.CallOp) and op.callee is not None:
+                    calls.setdefault(op.callee.string_value(), []).append(op)
+    _CALLS[module] = (size, calls)
+    return calls
 
 
 def _declared_pointee(p: SSAValue) -> Attribute | None:

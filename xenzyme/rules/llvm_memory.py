@@ -119,13 +119,34 @@ def _reverse_integer_store(ctx: ReverseContext, op: ext.StoreOp) -> None:
     kind, _ = integer_access(ctx.views.of(op.ptr), op.value.type)
     if kind == INTEGER:
         return
-    src = op.value.owner
-    if (isinstance(src, xllvm.LoadOp) and ctx.shadowed(src.ptr)
-            and integer_access(ctx.views.of(src.ptr), src.dereferenced_value.type)[0] != INTEGER):  # fmt: skip
-        ctx.fail(op, "cannot tell whether the bytes copied here (as an integer) hold floating-point data",
-                 ["copy the fields one by one with their own types, or mark the memory enzyme_const"])  # fmt: skip
+    _fail_if_float_bits_moved(ctx, op)
     e = ctx.e
     e.insert(ext.StoreOp(e.zero(op.value.type), ctx.shadow(op.ptr), alignment=alignment_of(op)))
+
+
+_BIT_MOVES = (xllvm.ShuffleVectorOp, ext.SelectOp, ext.FreezeOp, ext.ExtractElementOp, xllvm.InsertElementOp,
+              xllvm.BitcastOp)  # fmt: skip
+"""Integer ops that move bits without looking at them: what they give may be a float's bits."""
+
+
+def _fail_if_float_bits_moved(ctx: ReverseContext | ForwardContext, op: ext.StoreOp) -> None:
+    """An integer stored into memory that may hold floats, whose bits come (through ops that only
+    move them) from an integer load of memory with derivatives that may hold floats: the
+    derivative would have to follow bytes of unknown type, so it is an error, never a silent
+    zero."""
+    work, seen = [op.value], set()
+    while work:
+        v = work.pop()
+        if v in seen or len(seen) > 64:
+            continue
+        seen.add(v)
+        src = v.owner
+        if isinstance(src, xllvm.LoadOp):
+            if ctx.shadowed(src.ptr) and integer_access(ctx.views.of(src.ptr), src.dereferenced_value.type)[0] != INTEGER:
+                ctx.fail(op, "cannot tell whether the bytes copied here (as an integer) hold floating-point data",
+                         ["copy the fields one by one with their own types, or mark the memory enzyme_const"])  # fmt: skip
+        elif isinstance(src, _BIT_MOVES) and not (isinstance(src, xllvm.BitcastOp) and not _integer_like(src.operands[0].type)):
+            work += [o for o in src.operands if _integer_like(o.type)]
 
 
 def _tangent_store(ctx: ForwardContext, op: Operation) -> None:
@@ -153,6 +174,7 @@ def _integer_shadow_values(ctx: ForwardContext, op: ext.StoreOp) -> list[SSAValu
     kind, _ = integer_access(ctx.views.of(op.ptr), op.value.type)
     if kind == INTEGER:
         return None
+    _fail_if_float_bits_moved(ctx, op)
     z = ctx.e.zero(op.value.type)
     return [z] * ctx.width
 

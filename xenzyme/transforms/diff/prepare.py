@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
-from xdsl.dialects.builtin import AnyFloat, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, i64
+from xdsl.dialects.builtin import AnyFloat, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, VectorType, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -122,6 +122,60 @@ def retype_float_accesses(fn: xllvm.FuncOp, globals_: dict[str, Attribute], tbaa
                 _retype_load(op, views, tbaa)
             elif isinstance(op, ext.StoreOp):
                 _retype_store(op, views, tbaa)
+    _lanes_moved_as_floats(fn)
+
+
+def _lanes_moved_as_floats(fn: xllvm.FuncOp) -> None:
+    """A shuffle of integer lanes that are float bits (`shufflevector (bitcast <2 x double> to
+    <2 x i64>)`, two doubles swapped as integers) shuffles the floats, and the integers are its
+    bits: the bitcast back to floats that a retyped store puts after it then cancels."""
+    for op in list(fn.walk()):
+        if not isinstance(op, xllvm.ShuffleVectorOp):
+            continue
+        floats = [_float_lanes(v) for v in op.operands]
+        known = [f for f in floats if f is not None]
+        if not known or any(f is None and not isinstance(v.owner, ext.PoisonOp | xllvm.UndefOp)
+                            for f, v in zip(floats, op.operands, strict=True)):  # fmt: skip
+            continue
+        ftype = known[0].type
+        if any(f.type != ftype for f in known):
+            continue
+        block = op.parent_block()
+        assert block is not None
+        operands = []
+        for f in floats:
+            if f is None:
+                poison = ext.PoisonOp(ftype)
+                block.insert_op_before(poison, op)
+                f = poison.results[0]
+            operands.append(f)
+        result_t = op.results[0].type
+        lanes = result_t.get_shape()[0]  # type: ignore[attr-defined]
+        shuffled = xllvm.ShuffleVectorOp.create(operands=operands, properties=dict(op.properties),
+                                                result_types=[VectorType(ftype.element_type, [lanes])])  # type: ignore[attr-defined]  # fmt: skip
+        bits = xllvm.BitcastOp(shuffled.results[0], result_t)
+        shuffled.location = bits.location = op.location
+        block.insert_ops_before([shuffled, bits], op)
+        op.results[0].replace_all_uses_with(bits.result)
+        op.detach()
+        op.erase()
+        for use in list(bits.result.uses):  # (a store retyped already casts the bits back)
+            back = use.operation
+            if isinstance(back, xllvm.BitcastOp) and back.results[0].type == shuffled.results[0].type:
+                back.results[0].replace_all_uses_with(shuffled.results[0])
+                back.detach()
+                back.erase()
+
+
+def _float_lanes(v: SSAValue) -> SSAValue | None:
+    """The float vector whose bits the integer vector `v` is (`bitcast <N x double> to <N x i64>`)."""
+    op = v.owner
+    if isinstance(op, xllvm.BitcastOp) and isinstance(v.type, VectorType):
+        src = op.operands[0]
+        if (isinstance(src.type, VectorType) and isinstance(src.type.element_type, AnyFloat)
+                and src.type.get_shape() == v.type.get_shape()):  # fmt: skip
+            return src
+    return None
 
 
 def copy_byval_arguments(fn: xllvm.FuncOp) -> None:
@@ -209,11 +263,13 @@ def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribut
                       tbaa: TBAA | None) -> Attribute | None:
     """The float type the program gave the bytes an integer access of type `t` at `ptr` touches:
     the one its TBAA tag names, else the one its bitcasts show, else the pointer's view there."""
-    if not _plain_access(op) or not isinstance(t, IntegerType):
+    integer_vector = isinstance(t, VectorType) and isinstance(t.element_type, IntegerType)
+    if not _plain_access(op) or not (isinstance(t, IntegerType) or integer_vector):
         return None
-    f = (tbaa.float_type(op) if tbaa is not None else None) or _float_behind_bitcasts(op)
-    if f is not None and t.width.data == size_align(f)[0] * 8:  # type: ignore[index]
-        return f
+    if not integer_vector:
+        f = (tbaa.float_type(op) if tbaa is not None else None) or _float_behind_bitcasts(op)
+        if f is not None and t.width.data == size_align(f)[0] * 8:  # type: ignore[index, union-attr]
+            return f
     kind, f = integer_access(views.of(ptr), t)
     return f if kind == FLOAT else None
 
