@@ -14,8 +14,8 @@ calloc, realloc), in-place updates of `x`, pointer walks and casts, memcpy, stru
 and by value), calls of helpers that are not inlined (scalar, pointer, recursive), function
 pointers (constant and mutable tables, a pointer passed to a helper), libm, integer/float mixes
 (truncation, rounding, integer counters, data-dependent trip counts), single precision, a
-double's bits moved through integers, and complex numbers (C99's products, quotients and
-<complex.h> functions).
+double's bits moved through integers, complex numbers (C99's products, quotients and
+<complex.h> functions), and doubles moved as bytes by a generic `void *` helper.
 
 Everything is decided by `random.Random(seed)`: the same seed gives the same program.
 """
@@ -35,7 +35,7 @@ FEATURES = {
 }  # fmt: skip
 """Feature -> probability that a program may use it."""
 
-LATER_FEATURES = {"complex": 0.1}
+LATER_FEATURES = {"complex": 0.1, "byte_moves": 0.1}
 """Features added later, drawn from a random stream of their own: a program without them is the
 program its seed always gave."""
 
@@ -361,7 +361,7 @@ class _Generator:
         if depth == 0:
             for feature in ("local_arrays", "heap", "structs", "memcpy", "pointers", "intmix", "bits", "early_return",
                             "globals", "pointer_arrays", "aliasing", "memset", "aos", "argmax", "matrix", "growth",
-                            "pick_pointer", "make_buffer", "bits_call", "complex"):  # fmt: skip
+                            "pick_pointer", "make_buffer", "bits_call", "complex", "byte_moves"):  # fmt: skip
                 if self.has(feature):
                     kinds.append(feature)
             if self.has("calls"):
@@ -594,6 +594,30 @@ class _Generator:
                                 f"carg{f}({z} + 3.0{f})", f"creal{f}({z} * conj{f}({w}))"])  # fmt: skip
         out.append(f"double {v} = {self.bounded(f'(double)({read})')};")
         return out + self._keep(sc, v)
+
+    def st_byte_moves(self, sc: _Scope, depth: int) -> list[str]:
+        """A local array of doubles sorted or reversed by a generic swap that moves bytes
+        (memcpy through a char buffer, in a helper that may not be inlined), called with typed
+        addresses or with byte offsets."""
+        swap = f"{self.key}swap"
+        if not any(h.startswith(f"static void {swap}") or f" {swap}(" in h.split("{")[0] for h in self.helpers):
+            self.helpers.append(f"{self.attr()}static void {swap}(void *a, void *b, size_t size) {{\n"
+                                "  char tmp[32];\n  memcpy(tmp, a, size);\n  memcpy(a, b, size);\n  memcpy(b, tmp, size);\n}")  # fmt: skip
+        m = self.rng.randint(3, 6)
+        t, i, j = self.fresh("a"), self.fresh("i"), self.fresh("j")
+        inner = sc.copy()
+        inner.loops.append((i, m))
+        out = [f"double {t}[{m}];", f"for (int {i} = 0; {i} < {m}; {i}++) {t}[{i}] = {self.bounded(self.expr(inner, 2))};"]
+        typed = self.chance(0.5)
+        at = (lambda k: f"&{t}[{k}]") if typed else (lambda k: f"(char *){t} + ({k}) * sizeof(double)")  # noqa: E731
+        if self.chance(0.6):
+            cmp = self.rng.choice([">", "<"])
+            out.append(f"for (int {i} = 0; {i} < {m}; {i}++) for (int {j} = 0; {j} + 1 < {m} - {i}; {j}++) "
+                       f"if ({t}[{j}] {cmp} {t}[{j} + 1]) {swap}({at(j)}, {at(f'{j} + 1')}, sizeof(double));")  # fmt: skip
+        else:
+            out.append(f"for (int {i} = 0, {j} = {m} - 1; {i} < {j}; {i}++, {j}--) {swap}({at(i)}, {at(j)}, sizeof(double));")
+        sc.arrays.append(_Array(t, m))
+        return out
 
     def st_call(self, sc: _Scope, depth: int) -> list[str]:
         arrays = [a for a in sc.arrays if a.elem == "double" and (a.name != "x" or self.has("inplace"))]
