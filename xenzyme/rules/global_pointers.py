@@ -8,10 +8,12 @@ defined in the module on first use (`GLOBAL_POINTER_SHADOW`):
 
 * a shadow stored by differentiated code, or a null pointer: as loaded;
 * the global still holds its initial value, the address of another global (`double *work =
-  storage;`): that global's shadow;
+  storage;`): that global's shadow (a function's address is its own);
 * anything else -- memory the pointer was given outside the derivative, whose shadow nobody made:
   the program stops with a message naming the global, rather than writing derivatives through a
   null shadow.
+
+A pointer only called through (a function pointer) needs no check: the derivative follows it.
 """
 
 from __future__ import annotations
@@ -37,6 +39,19 @@ def global_loaded_from(ptr: SSAValue) -> str | None:
     if isinstance(ptr.owner, xllvm.AddressOfOp):
         return ptr.owner.global_name.string_value()
     return None
+
+
+def only_called(p: SSAValue) -> bool:
+    """Whether the pointer `p` is only called through or compared (a function pointer: what it
+    leads to is code, and the derivative follows the pointer itself)."""
+    for use in p.uses:
+        user = use.operation
+        if isinstance(user, xllvm.CallOp) and user.callee is None and use.index == 0:
+            continue
+        if isinstance(user, ext.ICmpOp):
+            continue
+        return False
+    return True
 
 
 def initial_target(module: ModuleOp, name: str) -> str | None:

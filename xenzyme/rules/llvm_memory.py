@@ -28,7 +28,7 @@ from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.context import AugmentContext, ForwardContext, OpRule, ReverseContext
 from xenzyme.rules.copy_helpers import ADJOINT, ATOMIC_ADJOINT, COPY, ZERO, CopyPlan, copy_helper
 from xenzyme.rules.emitter import alignment_of
-from xenzyme.rules.global_pointers import checked_shadow, global_loaded_from, initial_target
+from xenzyme.rules.global_pointers import checked_shadow, global_loaded_from, initial_target, only_called
 
 # ---- loads and stores -------------------------------------------------------------------
 
@@ -48,13 +48,15 @@ def _global_pointer_shadow(ctx: AugmentContext | ForwardContext, op: xllvm.LoadO
     """The k-th shadow of a pointer loaded from a global, as `global_pointers.checked_shadow`
     judges it at run time; any other loaded pointer's shadow as it is."""
     name = global_loaded_from(op.ptr)
-    if name is None or not is_pointer_like(op.dereferenced_value.type) or gpu.is_device_code(ctx.e.module):
+    r = op.dereferenced_value
+    if name is None or not is_pointer_like(r.type) or gpu.is_device_code(ctx.e.module) or only_called(r):
         return shadow
     known = None
     if (target := initial_target(ctx.e.module, name)) is not None:
         address = xllvm.AddressOfOp(target, ext.LLVMPointerType())
-        if (shadow_name := ctx.shadow_global(address, k)) is not None:  # type: ignore[attr-defined]
-            known = (ctx.e.insert(address), ctx.e.insert(xllvm.AddressOfOp(shadow_name, ext.LLVMPointerType())))
+        shadow_name = ctx.shadow_global(address, k)  # type: ignore[attr-defined]
+        # (None: the address of a function, which is its own shadow)
+        known = (ctx.e.insert(address), ctx.e.insert(xllvm.AddressOfOp(shadow_name or target, ext.LLVMPointerType())))
     loc = location_of(op)
     where = f"{loc}: " if loc is not None else ""
     return checked_shadow(ctx.e, op, primal, shadow, known, name, where)
