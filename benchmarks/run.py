@@ -517,24 +517,29 @@ def gmm_notes(f: Figures) -> str:
         _says("Where the time goes",
               f"(R1 = {_x(f.r1)} in this run, where the peers' gradients cost {_range(list(peer_r1s.values()))} "
               "of their own primals):" if f.r1 is not None and _range(list(peer_r1s.values())) else ":"),
-        _says("- **caching several times what the reverse sweep needs**: it needs, per point and component, "
+        _says("- **caching what the reverse sweep needs**: it needs, per point and component, "
               "z = x_i - mu_k and Q_k z",
               f"(2d doubles, {16 * d} bytes at d = {d});" if d else ";",
               f"the gradient's caches take {fmt_bytes(per_pair)} per pair in this run (the cache-bytes table: "
               f"{fmt_bytes(fresh)} for {f.n:,} points × {k} components)," if per_pair else None,
-              "because every unrolled and vectorised version of the inner loops keeps its own caches of the "
-              "values it loaded (`xc`, `qxc`, the packed `icf` entries), its loop counters and its branch "
-              "outcomes (which version ran), each pushed per iteration."),
-        "- **bookkeeping**: each cache's size and capacity live on the stack (there are far more of them than "
-        "registers), so a push is a load, compare, branch and two stores; perf shows the time spread over the "
-        "whole forward sweep, mostly loads and stores at stack offsets.",
+              "because every unrolled and vectorised version of the inner loops keeps the values it loaded from "
+              "the temporaries the function writes again (`xc` and `qxc` for every pair, `qdiags` freed at the "
+              "end), with its loop counters and its branch outcomes (which version ran), pushed per iteration."),
+        "- **bookkeeping**: the values one block of a loop pushes form one record, with one size and growth "
+        "check per block and iteration (`lower-autodiff`).",
         _says("Fixed in the compiler while analysing this benchmark: caches reserved at an inner loop's entry "
               "grow by doubling (below); the running packed index `idx++` of the triangular product is "
               "recomputed as an induction variable instead of cached; the cache buffers are kept between calls "
               "instead of being allocated, faulted in and freed on every call; the minimum cut chooses the "
-              "cached values. What remains is the number of loop versions LLVM made before differentiation: "
-              "differentiating the primal before vectorisation, or caching per pair rather than per loop "
-              "version, would bring it towards the peers."),
+              "cached values; the packed `icf` entries (an input nothing writes) are read again by the reverse "
+              "sweep instead of cached (the call of `lgamma` in the prior, which sets the C library's `signgam`, "
+              "counted as a write to any memory; libm functions given no pointer write errno at most); caches "
+              "pushed in the same block share one record instead of one stack each, whose sizes and "
+              "capacities did not fit in registers (a push was a load, a compare, a branch and two stores per "
+              "value). benchmarks/RESULTS.md's section on GMM's gradient measures each change. What remains "
+              "is the number of loop versions LLVM made before differentiation: differentiating the primal "
+              "before vectorisation, or caching per pair rather than per loop version, would bring it towards "
+              "the peers."),
         "Until 3b0f6ab a reserve at an inner loop's entry grew its cache to exactly the new size, once per "
         "(point, component) pair, so the caches were copied once per pair and the larger instances ran past "
         "the runner's time limit; reported from this benchmark, fixed by doubling.",

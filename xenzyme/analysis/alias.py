@@ -438,6 +438,21 @@ insertion, erasure) and std::list (hook, unhook, splice, reverse, swap): they mo
 between nodes, and a structure's shadow is linked by calling them on the shadows
 (rules/cpp_library.py), so every pointer they are given needs a shadow once one of them has one."""
 
+LIBRARY_GLOBAL_WRITES = {"lgamma": "signgam", "lgammaf": "signgam", "lgammal": "signgam"}
+"""Library functions whose only write (errno aside) is to a global of the C library: lgamma
+leaves the sign of Gamma in `signgam`."""
+
+
+ERRNO_ONLY: set[str] = set()
+"""Library functions that write no memory but errno (libm's, `memory(errnomem: write)`), by
+name: the rule tables, which know them, fill it (xenzyme/rules/libm.py)."""
+
+
+def _errno_only(op: xllvm.CallOp, name: str) -> bool:
+    """A call of an `ERRNO_ONLY` function given no pointer: it writes no memory the program
+    reaches through its own pointers."""
+    return name in ERRNO_ONLY and not any(isinstance(o.type, ext.LLVMPointerType) for o in op.operands)
+
 
 def pointer_roots(v: SSAValue, cfg: CFG | None = None, limit: int = 64) -> list[SSAValue]:
     """Where the address arithmetic behind `v` starts: arguments, allocas, globals, and the
@@ -561,6 +576,8 @@ def store_destinations(op: Operation) -> list[SSAValue] | None:
         name = callee_name(op)
         if name in READONLY_LIBRARY or name in ALLOCATORS:
             return []
+        if name is not None and name not in LIBRARY_GLOBAL_WRITES and _errno_only(op, name):
+            return []
         if is_deallocation(op):
             return [deallocated_pointer(op)]  # the object ends: what it held is gone
         if _call_writes_nothing(op):
@@ -614,9 +631,15 @@ class WriteSummary:
         self.anything = False
         self.handed: set[Object] = set()
         """The objects pointers passed to the ops that may write anything point into."""
+        self.library_globals: set[str] = set()
+        """Globals of the C library written by the library's functions (`LIBRARY_GLOBAL_WRITES`):
+        only a load of the global itself reads them (no argument points to `signgam`)."""
         for b in blocks:
             for op in b.ops:
                 dests = store_destinations(op)
+                if dests is None and (written := LIBRARY_GLOBAL_WRITES.get(callee_name(op) or "")) is not None:
+                    self.library_globals.add(written)
+                    continue
                 if dests is None:
                     self.anything = True
                     for v in op.operands:
@@ -630,7 +653,7 @@ class WriteSummary:
 
     def may_write(self, objects: set[Object]) -> bool:
         """Whether memory behind any of `objects` may be written."""
-        if UNKNOWN in objects:
+        if UNKNOWN in objects or self.library_globals & objects:
             return True
         if self.anything:
             return any(not noalias_argument(o, uncaptured=True) or o in self.objects or o in self.handed

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Operation, SSAValue
 
+from xenzyme.analysis.alias import ERRNO_ONLY
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects.llvm_ext import intrinsic_base_name
 from xenzyme.rules.context import ForwardContext, ReverseContext
@@ -232,6 +233,8 @@ for _name in ("fmin", "minnum", "minimum", "minimumnum"):
     MATH[_name] = (2, _min_max("ole"))
 for _name in ("fmax", "maxnum", "maximum", "maximumnum"):
     MATH[_name] = (2, _min_max("oge"))
+
+ERRNO_ONLY.update(f"{name}{suffix}" for name in MATH for suffix in ("", "f", "l"))
 
 
 def math_base_name(name: str) -> str | None:

@@ -11,12 +11,20 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.ir import Block, Region
 
 from xenzyme.analysis.cfg import constant_int
+from xenzyme.dialects import llvm_ext as ext
+
+_CALLEE_ONLY_METADATA = frozenset({"llvm.loop", "alias.scope", "noalias"})
 
 
 def inline_call(call: xllvm.CallOp, callee: xllvm.FuncOp) -> None:
     """Replace `call` by a copy of `callee`'s body (the call must be direct, not variadic, and
     `callee` defined).  Static allocas of the callee's entry block move to the caller's entry
-    block, so that they are not allocated again on each trip of a loop around the call."""
+    block, so that they are not allocated again on each trip of a loop around the call.  The
+    copied ops take the call's debug location, and the callee's debug records and loop metadata
+    (which hold locations too) are dropped: their scopes are the callee's subprogram, which LLVM's
+    verifier rejects inside the caller.  So are the callee's alias scopes: two copies of one
+    body would share them, and LLVM would take accesses of one copy for distinct from the
+    other's."""
     block = call.parent_block()
     region = block.parent_region() if block is not None else None
     assert block is not None and region is not None and callee.body.blocks
@@ -32,6 +40,22 @@ def inline_call(call: xllvm.CallOp, callee: xllvm.FuncOp) -> None:
     for old, new in zip(call.results, rest.args, strict=True):
         old.replace_all_uses_with(new)
     body: Region = callee.body.clone()
+    for b in body.blocks:
+        for arg in b.args:  # (a phi's debug location)
+            arg.location = call.location
+    for op in list(body.walk()):
+        if isinstance(op, ext.DbgRecordOp):
+            op.detach()
+            op.erase()
+        else:
+            op.location = call.location
+            md = op.attributes.get("md")
+            if isinstance(md, ext.MetadataAttachmentsAttr):
+                kept = [(k, n) for k, n in md.pairs() if k not in _CALLEE_ONLY_METADATA]
+                if kept:
+                    op.attributes["md"] = ext.MetadataAttachmentsAttr.from_pairs(kept)
+                else:
+                    del op.attributes["md"]
     blocks = list(body.blocks)
     entry = blocks[0]
     for arg, value in zip(entry.args, call.args, strict=True):

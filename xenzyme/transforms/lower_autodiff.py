@@ -15,7 +15,12 @@
   and given back the same way at each of its returns (the buffer the slot held then is freed).
   A gradient called many times (an optimiser's loop, a benchmark) then reuses memory whose pages
   are already mapped: allocating tens of megabytes afresh on every call costs a page fault per
-  4 KiB, often more than the reverse sweep itself.  The exchange makes this safe with threads
+  4 KiB, often more than the reverse sweep itself.
+* Caches pushed in the same block and popped in the same block (the values one iteration of a
+  loop body keeps) first become one stack of records (`_merge_records`): one size, capacity and
+  growth check per block instead of one per value.  With a hundred caches live across a loop
+  nest their sizes cannot all stay in registers, and the bookkeeping of separate stacks (a load,
+  a compare and two stores per value) costs more than the stores of the values themselves.  The exchange makes this safe with threads
   and recursion (an activation that finds the slot empty allocates its own buffer); the memory
   kept is one buffer per cache site, of the size the last call needed.  `reuse-caches=false`
   frees the buffers at every return instead, as do functions that forward mode differentiates
@@ -36,6 +41,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
 
 from xenzyme.diagnostics import SourceLocation, XenzymeError
 from xenzyme.dialects import autodiff as ad
@@ -81,6 +87,8 @@ class Lowering:
         ops = [op for op in fn.walk() if isinstance(op, _AUTODIFF_OPS)]
         if not ops:
             return
+        if _merge_records(fn, ops):
+            ops = [op for op in fn.walk() if isinstance(op, _AUTODIFF_OPS)]
         stacks: dict[SSAValue, _Stack | SSAValue] = {}
         entry = fn.body.blocks.first
         assert entry is not None
@@ -375,6 +383,72 @@ class Lowering:
         src = self.module.attributes.get("llvm.source_filename")
         filename = src.data if isinstance(src, StringAttr) else None
         return location_of(op, filename) or SourceLocation(filename)
+
+
+def _merge_records(fn: xllvm.FuncOp, ops: list[Operation]) -> bool:
+    """Merge the caches of `fn` that are pushed once, in one block, and popped once, in one
+    other block, reserved alike, into one cache of records per (push block, pop block): the
+    record is pushed where the push block ends (every value pushed there is defined by then),
+    popped where the last of the pops was, and each peek becomes a peek of the record and an
+    `extractvalue`.  Caches of split gradients (attached in another function), single slots and
+    caches whose state lives in a tape are left as they are.  Whether anything was merged."""
+    groups: dict[tuple, list[tuple[ad.CacheInitOp, ad.CachePushOp, ad.CachePopOp]]] = {}
+    for init in ops:
+        if not isinstance(init, ad.CacheInitOp) or init.single is not None or init.storage is not None:
+            continue
+        pushes, pops, reserves, others = [], [], [], []
+        for use in init.res.uses:
+            kind = {ad.CachePushOp: pushes, ad.CachePopOp: pops, ad.CacheReserveOp: reserves, ad.CachePeekOp: None}
+            bucket = kind.get(type(use.operation), others)
+            if bucket is not None:
+                bucket.append(use.operation)
+        if len(pushes) != 1 or len(pops) != 1 or others:
+            continue
+        push, pop = pushes[0], pops[0]
+        at, rev = push.parent_block(), pop.parent_block()
+        if at is None or rev is None or at is rev or at.last_op is None or not at.last_op.has_trait(IsTerminator):
+            continue
+        if any(use.operation.parent_block() is at for use in init.res.uses if use.operation is not push):
+            continue  # (read where it is pushed: the record would come too late)
+        signature = tuple(sorted((id(r.parent_block()), id(r.count)) for r in reserves))
+        groups.setdefault((at, rev, signature), []).append((init, push, pop))
+    merged = False
+    for (at, rev, _), members in groups.items():
+        if len(members) < 2:
+            continue
+        merged = True
+        members.sort(key=lambda m: at.get_operation_index(m[1]))
+        fields = [m[1].value.type for m in members]
+        record_type = ext.LLVMStructType.from_type_list(fields)
+        first = members[0][0]
+        new = ad.CacheInitOp(record_type)
+        first.parent_block().insert_op_before(new, first)  # type: ignore[union-attr]
+        # The record, where the push block ends.
+        term = at.last_op
+        assert term is not None
+        b = Builder(InsertPoint.before(term))
+        record = b.insert(xllvm.UndefOp(record_type)).results[0]
+        for i, (_, push, _) in enumerate(members):
+            record = b.insert(xllvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), record, push.value)).results[0]
+        b.insert(ad.CachePushOp(new.res, record))
+        # One pop, where the last pop was.
+        last_pop = max((m[2] for m in members), key=rev.get_operation_index)
+        rev.insert_op_after(ad.CachePopOp(new.res), last_pop)
+        for i, (init, push, pop) in enumerate(members):
+            for use in list(init.res.uses):
+                user = use.operation
+                if isinstance(user, ad.CachePeekOp):
+                    b = Builder(InsertPoint.before(user))
+                    whole = b.insert(ad.CachePeekOp(new.res)).results[0]
+                    field = b.insert(xllvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), whole, fields[i]))
+                    user.res.replace_all_uses_with(field.results[0])
+                    _erase(user)
+                elif isinstance(user, ad.CacheReserveOp) and init is first:
+                    user.operands[0] = new.res
+                else:
+                    _erase(user)
+            _erase(init)
+    return merged
 
 
 def _add(e: Emitter, a: SSAValue, b: SSAValue) -> SSAValue:

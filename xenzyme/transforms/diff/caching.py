@@ -7,7 +7,7 @@ A rule asks for a primal value (`ctx.get`) at its point in the reverse sweep; th
   function is another function);
 * *recomputed* -- the same ops again, from values available here: address arithmetic, casts,
   loop counters (an induction variable is start + step * counter), loads from memory nothing
-  writes; with the minimum cut also divisions and cheap math functions;
+  writes once they have run; with the minimum cut also divisions and cheap math functions;
 * *cached* -- pushed onto an `autodiff.cache` stack where it is defined and peeked here, popped
   once the reverse sweep has passed its definition.  A value the same in every iteration of
   loops around it is pushed once (where the outermost of them is left, popped where its
@@ -57,6 +57,9 @@ RECOMPUTABLE = (
 """Ops cheap to repeat in the reverse sweep when their operands are available there."""
 CONSTANT_OPS = (xllvm.ConstantOp, xllvm.ZeroOp, xllvm.UndefOp, ext.PoisonOp, xllvm.AddressOfOp, ext.MetadataOp)
 _RECOMPUTE_DEPTH = 12
+_FLOW_BLOCKS = 400
+"""Above this many blocks, a load is reloaded only from memory the function never writes (what
+each block can reach is not worked out)."""
 CHEAP_MATH = frozenset({"fabs", "copysign", "fmin", "fmax", "minnum", "maxnum", "floor", "ceil", "trunc",
                         "round", "rint", "nearbyint"})  # fmt: skip
 """Math functions of a few instructions, recomputed in the reverse sweep rather than cached."""
@@ -96,6 +99,7 @@ class Caching:
         self.invariant_memo: dict[tuple[SSAValue, Loop], bool] = {}
         self.loop_writes: dict[Loop, WriteSummary] = {}
         self.recomputable_memo: dict[tuple[SSAValue, Loop | None], bool] = {}
+        self.writes_after: dict[Block, WriteSummary | None] = {}
 
     @property
     def planning(self) -> bool:
@@ -201,24 +205,50 @@ class Caching:
 
     def _reloadable(self, op: xllvm.LoadOp) -> bool:
         """A load the reverse sweep may repeat: plain, from memory nothing in the function
-        writes (split: never -- the caller may write the memory between the halves)."""
+        writes once the load has run (split: never -- the caller may write the memory between
+        the halves).  Memory filled first and only read afterwards (a table, a temporary set up
+        before a loop) is read again rather than cached."""
         g = self.g
         if g.split or op.ordering.value.data != 0 or "volatile_" in op.attributes:
             return False
-        return not g.writes.may_write(underlying_objects(op.ptr, g.cfg))
+        objects = underlying_objects(op.ptr, g.cfg)
+        if not g.writes.may_write(objects):
+            return True
+        after = self._writes_after(op.parent_block())  # type: ignore[arg-type]
+        return after is not None and not after.may_write(objects)
+
+    def _writes_after(self, block: Block) -> WriteSummary | None:
+        """What may be written once `block` has begun: its own ops and those of every block
+        reachable from it.  None for functions of more than `_FLOW_BLOCKS` blocks (the
+        function's whole summary is used there)."""
+        g = self.g
+        if block in self.writes_after:
+            return self.writes_after[block]
+        summary = None
+        if len(g.cfg.rpo) <= _FLOW_BLOCKS:
+            seen, work = {block}, [block]
+            while work:
+                for s in g.cfg.succs[work.pop()]:
+                    if s not in seen:
+                        seen.add(s)
+                        work.append(s)
+            summary = WriteSummary([b for b in g.cfg.rpo if b in seen], g.cfg)
+        self.writes_after[block] = summary
+        return summary
 
     def _pure_op(self, op: Operation) -> bool:
         """Whether `op` may be repeated in the reverse sweep given its operands.  With the
-        minimum cut, divisions and cheap math functions too (the cut weighs them against caches
-        by bytes only, so a function as costly as `exp` is cached rather than called again)."""
+        minimum cut, divisions (float and integer) and cheap math functions too (the cut weighs
+        them against caches by bytes only, so a function as costly as `exp` is cached rather than
+        called again)."""
         if isinstance(op, RECOMPUTABLE):
             return True
         if (rule := rule_for(op)) is not None and rule.recomputable:
             return True
         if not self.mincut:
             return False
-        if isinstance(op, xllvm.FDivOp):
-            return True
+        if isinstance(op, xllvm.FDivOp | xllvm.SDivOp | xllvm.UDivOp | xllvm.SRemOp | xllvm.URemOp):
+            return True  # (an integer division repeated on the operands it had did not trap then)
         return (
             isinstance(op, xllvm.CallOp) and op.callee is not None and FUNCTION_LIKE_ATTR not in op.attributes
             and math_base_name(op.callee.string_value()) in CHEAP_MATH and not self.g.calls.planned(op)
