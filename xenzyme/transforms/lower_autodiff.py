@@ -15,16 +15,16 @@
   and given back the same way at each of its returns (the buffer the slot held then is freed).
   A gradient called many times (an optimiser's loop, a benchmark) then reuses memory whose pages
   are already mapped: allocating tens of megabytes afresh on every call costs a page fault per
-  4 KiB, often more than the reverse sweep itself.
-* Caches pushed in the same block and popped in the same block (the values one iteration of a
-  loop body keeps) first become one stack of records (`_merge_records`): one size, capacity and
-  growth check per block instead of one per value.  With a hundred caches live across a loop
-  nest their sizes cannot all stay in registers, and the bookkeeping of separate stacks (a load,
-  a compare and two stores per value) costs more than the stores of the values themselves.  The exchange makes this safe with threads
+  4 KiB, often more than the reverse sweep itself.  The exchange makes this safe with threads
   and recursion (an activation that finds the slot empty allocates its own buffer); the memory
   kept is one buffer per cache site, of the size the last call needed.  `reuse-caches=false`
   frees the buffers at every return instead, as do functions that forward mode differentiates
   later in the pipeline (a Hessian-vector product), whose caches need shadows of their own.
+* Caches pushed in the same block and popped in the same block (the values one iteration of a
+  loop body keeps) first become one stack of records (`_merge_records`): one size, capacity and
+  growth check per block instead of one per value.  With a hundred caches live across a loop
+  nest their sizes cannot all stay in registers, and the bookkeeping of separate stacks (a load,
+  a compare and two stores per value) costs more than the stores of the values themselves.
 """
 
 from __future__ import annotations
@@ -396,19 +396,19 @@ def _merge_records(fn: xllvm.FuncOp, ops: list[Operation]) -> bool:
     for init in ops:
         if not isinstance(init, ad.CacheInitOp) or init.single is not None or init.storage is not None:
             continue
-        pushes, pops, reserves, others = [], [], [], []
-        for use in init.res.uses:
-            kind = {ad.CachePushOp: pushes, ad.CachePopOp: pops, ad.CacheReserveOp: reserves, ad.CachePeekOp: None}
-            bucket = kind.get(type(use.operation), others)
-            if bucket is not None:
-                bucket.append(use.operation)
-        if len(pushes) != 1 or len(pops) != 1 or others:
+        uses = [use.operation for use in init.res.uses]
+        pushes = [u for u in uses if isinstance(u, ad.CachePushOp)]
+        pops = [u for u in uses if isinstance(u, ad.CachePopOp)]
+        reserves = [u for u in uses if isinstance(u, ad.CacheReserveOp)]
+        if len(pushes) != 1 or len(pops) != 1 or len(uses) != 2 + len(reserves) + sum(
+            isinstance(u, ad.CachePeekOp) for u in uses
+        ):
             continue
         push, pop = pushes[0], pops[0]
         at, rev = push.parent_block(), pop.parent_block()
         if at is None or rev is None or at is rev or at.last_op is None or not at.last_op.has_trait(IsTerminator):
             continue
-        if any(use.operation.parent_block() is at for use in init.res.uses if use.operation is not push):
+        if any(u.parent_block() is at for u in uses if u is not push):
             continue  # (read where it is pushed: the record would come too late)
         signature = tuple(sorted((id(r.parent_block()), id(r.count)) for r in reserves))
         groups.setdefault((at, rev, signature), []).append((init, push, pop))
@@ -434,7 +434,7 @@ def _merge_records(fn: xllvm.FuncOp, ops: list[Operation]) -> bool:
         # One pop, where the last pop was.
         last_pop = max((m[2] for m in members), key=rev.get_operation_index)
         rev.insert_op_after(ad.CachePopOp(new.res), last_pop)
-        for i, (init, push, pop) in enumerate(members):
+        for i, (init, _, _) in enumerate(members):
             for use in list(init.res.uses):
                 user = use.operation
                 if isinstance(user, ad.CachePeekOp):
