@@ -223,6 +223,28 @@ void df(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); 
         in_source=False,  # (the store is std::vector's, in a C++ header)
     ),
     Case(
+        "cxx_exceptions_invoke_result",  # (-O3: the vector's first blocks are `new`s invoked inline)
+        """\
+#include <vector>
+double __enzyme_autodiff(void *, ...);
+static int N = 6;
+static double f(const double *x) {
+  std::vector<double> v;
+  for (int i = 0; i < N; i++) v.push_back(x[i] * x[i]);
+  v.push_back(x[0]);
+  double s = 0;
+  for (double e : v) s += e;
+  return s;
+}
+void df(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }
+""",
+        None,
+        ("cannot differentiate", "`invoke`", "note: compile with -fno-exceptions"),
+        suffix=".cpp",
+        levels=("-O3",),
+        in_source=False,
+    ),
+    Case(
         "atomic_exchange",
         """\
 extern void __enzyme_autodiff(void *, ...);

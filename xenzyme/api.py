@@ -759,7 +759,7 @@ def gradient(
     `tape_budget_mb=256` chooses binomial checkpointing with as many snapshots as 256 MiB hold
     (not with `checkpoints`, `"periodic"` or `"online"`).
     """
-    from xenzyme.transforms.checkpoint_loops import check_options
+    from xenzyme.transforms.checkpoint_options import check_options
 
     check_options(checkpoint, checkpoints, period, "gradient", tape_budget_mb)
     flags = {"clang_flags": clang_flags, "flang_flags": flang_flags, "rustc_flags": rustc_flags}

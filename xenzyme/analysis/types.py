@@ -541,7 +541,9 @@ def _record(fields: dict[int, Attribute | None], off: int, t: Attribute) -> None
 
 def copy_view(views: Views, op: Operation) -> View | None:
     """What the bytes a memcpy/memmove (dst, src, n) moves hold: the destination's view, else
-    the source's.  A view without a repeating period covers only a copy of known size within it."""
+    the source's.  A view without a repeating period knows only the bytes stored through it: it
+    describes a copy of known size whose every byte lies in its fields (a vector's new block is
+    known by its last element, stored before the copy fills the bytes before it)."""
     from xenzyme.analysis.cfg import constant_int
 
     for p in (op.operands[0], op.operands[1]):
@@ -552,7 +554,7 @@ def copy_view(views: Views, op: Operation) -> View | None:
             return view
         n = constant_int(op.operands[2])
         extent = max(o + (size_align(t) or (0, 0))[0] for o, t in view.fields)
-        if n is not None and view.offset + n <= extent:
+        if n is not None and view.offset + n <= extent and UNKNOWN_KIND not in view.kinds_in(0, n):
             return view
     return None
 

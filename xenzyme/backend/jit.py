@@ -41,15 +41,21 @@ def _load_runtime_libraries() -> None:
     """Make libm and the C++ runtime resolvable from JIT-compiled code.
 
     The process may have them loaded already, but privately (numpy loads libstdc++ that way),
-    where the JIT's symbol lookup does not see them.
+    where the JIT's symbol lookup does not see them.  Each is tried by its soname first: the
+    dynamic loader finds those, while `find_library` runs `ldconfig` (milliseconds per library,
+    on the path a cached derivative takes).
     """
-    for lib in ("m", "stdc++", "gcc_s"):
-        path = ctypes.util.find_library(lib)
-        if path:
-            try:
-                llb.load_library_permanently(path)
-            except RuntimeError:
-                pass
+    for lib, soname in (("m", "libm.so.6"), ("stdc++", "libstdc++.so.6"), ("gcc_s", "libgcc_s.so.1")):
+        if not _load_library(soname) and (path := ctypes.util.find_library(lib)):
+            _load_library(path)
+
+
+def _load_library(path: str) -> bool:
+    try:
+        llb.load_library_permanently(path)
+    except RuntimeError:
+        return False
+    return True
 
 
 _OPENMP_PREFIXES = ("__kmpc_", "omp_", "kmp_", "__tgt_")

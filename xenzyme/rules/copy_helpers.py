@@ -54,7 +54,11 @@ class CopyPlan:
         if not fields:
             return None
         period = view.period or max(o + (size_align(t) or (0, 0))[0] for o, t in view.fields)
-        return CopyPlan(tuple(fields), period, view.offset)
+        plan = CopyPlan(tuple(fields), period, view.offset)
+        if plan.dense:  # (one element per record: a copy of any number of elements is whole records)
+            t = fields[0][1]
+            return CopyPlan(((0, t),), size_align(t)[0], 0)  # type: ignore[index]
+        return plan
 
     @property
     def dense(self) -> bool:

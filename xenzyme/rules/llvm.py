@@ -625,6 +625,22 @@ def rule_for(op: Operation) -> OpRule | None:
         return r
     if (r := llvm_memory.RULES.get(type(op))) is not None:
         return r
+    if isinstance(op, xllvm.CallIntrinsicOp) and op.intrin.data.startswith("llvm.stackrestore"):
+        return _STACK_RESTORE
     if isinstance(op, llvm_calls.CALL_OPS):
         return llvm_calls.CALL
     return MARKERS.get(op.name) or math_rule_of(op)
+
+
+def _augment_stack_restore(ctx: AugmentContext, op: Operation) -> None:
+    """Outside loops, the forward sweep keeps the stack: `stackrestore` would free the
+    variable-length arrays (and their shadows) since its `stacksave`, and the next ones would
+    take their place, while the reverse sweep still reads them (two arrays of the same stack
+    bytes are two objects to alias analysis).  Each runs once per call, so what the stack keeps
+    is bounded.  In a loop the arrays' stack is reused each iteration as the primal does (an
+    array there that holds derivatives is an error of its alloca)."""
+    if ctx.cfg.loop_of.get(op.parent_block()) is not None:  # type: ignore[arg-type]
+        ctx.copy(op)
+
+
+_STACK_RESTORE = OpRule(emits_primal=True, augment=_augment_stack_restore, tangent=_copy_only)

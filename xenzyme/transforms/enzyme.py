@@ -75,7 +75,8 @@ from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import autodiff as ad
 from xenzyme.dialects import gpu
 from xenzyme.dialects import llvm_ext as ext
-from xenzyme.transforms.checkpoint_loops import check_options, checkpoint_loops
+from xenzyme.transforms.checkpoint_loops import checkpoint_loops
+from xenzyme.transforms.checkpoint_options import check_options
 from xenzyme.transforms.diff.prepare import forward_inserted_values
 from xenzyme.transforms.diff.structured import differentiate_requests
 from xenzyme.transforms.forward_diff import ForwardDiffPass

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, NoReturn
 from xdsl.builder import Builder
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, Float32Type, Float64Type, IntegerAttr, ModuleOp, StringAttr, i32, i64
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, OpResult, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from xenzyme.analysis.activity import (
@@ -146,6 +146,12 @@ class GradientBuilder:
         self.R: dict[Block, Block] = {}
         self.slots: dict[SSAValue, SSAValue] = {}
         """Adjoint slots of primal values."""
+        self.sums: dict[SSAValue, tuple[SSAValue, Block, Operation | None]] = {}
+        """Adjoints held as SSA values (see `accumulate`): the sum so far, and where it is
+        defined, the block and the op it follows (None: the block's start), where its slot
+        would be added to should it need one."""
+        self.read_unset: set[SSAValue] = set()
+        """Values whose adjoint was read as zero: nothing may be added to them after."""
         self.rparam: dict[SSAValue, SSAValue] = {}
         self.rshadow: dict[SSAValue, SSAValue] = {}
         """Split mode: the reverse function's parameters and their shadows."""
@@ -433,18 +439,58 @@ class GradientBuilder:
     def adjoint(self, v: SSAValue) -> SSAValue | None:
         if not self.info.is_active(v):
             return None
-        slot = self._slot(v)
         e = self.e
+        if v not in self.slots and _in_registers(v):
+            held = self._held(v)
+            if held is not None:
+                del self.sums[v]
+                return held
+            if v not in self.slots:
+                self.read_unset.add(v)
+                return e.zero(v.type, negative=True)  # (nothing was added to it)
+        slot = self._slot(v)
         d = e.insert(xllvm.LoadOp(slot, v.type))
         e.insert(ext.StoreOp(e.zero(v.type, negative=True), slot))
         return d
 
     def accumulate(self, v: SSAValue, delta: SSAValue) -> None:
+        """Add `delta` to the adjoint of `v`.  The adjoint of an op's float result is a sum in
+        SSA form while every addition and its one read (at the reverse of the op) are in one
+        reverse block, as in straight-line code and within a loop body: no stack slot, load
+        and store per use, which the optimiser would have to remove again.  Otherwise the sum
+        is added to a slot where it is defined, and the slot is used from then on."""
         if not self.info.is_active(v):
             return
         if delta.type != v.type:
             raise AssertionError(f"adjoint of {v.type} accumulated with {delta.type}")
+        if v in self.read_unset:
+            raise AssertionError(f"adjoint of {v} added to after its read")
+        if v not in self.slots and _in_registers(v):
+            held = self._held(v)
+            if v not in self.slots:  # (else the sum went to a slot just now)
+                self.sums[v] = (delta if held is None else self.e.add(held, delta), *self._here())
+                return
         self.e.insert(ad.AccumulateOp(self._slot(v), delta))
+
+    def _held(self, v: SSAValue) -> SSAValue | None:
+        """The SSA sum of `v`'s adjoint if it can be used where code is built now.  One built
+        in another block is added to the slot where it was defined, and the slot takes over."""
+        entry = self.sums.get(v)
+        if entry is None:
+            return None
+        total, block, after = entry
+        if block is self.e.b.insertion_point.block:
+            return total
+        del self.sums[v]
+        where = InsertPoint.after(after) if after is not None else InsertPoint.at_start(block)
+        Builder(where).insert(ad.AccumulateOp(self._slot(v), total))
+        return None
+
+    def _here(self) -> tuple[Block, Operation | None]:
+        """Where code built now goes: its block and the op it follows (None: the start)."""
+        ip = self.e.b.insertion_point
+        after = ip.insert_before.prev_op if ip.insert_before is not None else ip.block.last_op
+        return ip.block, after
 
     def accumulate_memory(self, shadow_ptr: SSAValue, delta: SSAValue, alignment: int | None = None,
                           primal: SSAValue | None = None) -> None:
@@ -652,4 +698,16 @@ def inherited_attributes(fn: xllvm.FuncOp) -> list[Attribute]:
             if isinstance(a, ArrayAttr) or (isinstance(a, StringAttr) and a.data in ("nounwind", "uwtable"))]  # fmt: skip
 
 
+def _in_registers(v: SSAValue) -> bool:
+    """Whether the adjoint of `v` may be an SSA sum (`accumulate`): the result of an op of a
+    type `fadd` adds, not passed along an edge.  Its adjoint is read once, where the op is
+    reversed, after every contribution was built: uses in its block are reversed before it,
+    uses in blocks it dominates before its block.  A block argument's adjoint is read on each
+    edge into its block; a value passed along a loop's back edge gets the header argument's
+    adjoint where the header is reversed, which is built after the block that defines it."""
+    return (isinstance(v, OpResult) and ad.is_float_like(v.type)
+            and not any(use.operation.successors for use in v.uses))  # fmt: skip
+
+
 __all__ = ["GradientBuilder", "SourceLocation", "inherited_attributes"]
+

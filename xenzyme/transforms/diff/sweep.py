@@ -25,6 +25,7 @@ from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i8, i32, i64
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
 
 from xenzyme.analysis.cfg import Loop
 from xenzyme.dialects import autodiff as ad
@@ -90,6 +91,13 @@ class Sweeps:
                 self.iv[lp] = fb.insert_arg(i64, len(fb.args))
                 self.iv[lp].name_hint = "iv"
             g.F[b] = fb
+        for b in cfg.rpo:
+            if isinstance(b.last_op, ext.InvokeOp) and any(
+                not u.operation.has_trait(IsTerminator) for r in b.last_op.results for u in r.uses
+            ):  # (terminators are copied after every block's body: their results come too late)
+                g.fail(b.last_op, "the result of an `invoke` (a call that may throw a C++ exception) is used; "
+                                  "exception handling is not supported in reverse mode",
+                       ["compile with -fno-exceptions, or declare the called functions noexcept"])  # fmt: skip
         for b in cfg.rpo:
             g.e = LLVMEmitter(Builder(InsertPoint.at_end(g.F[b])), g.module)
             g.fwd_block = b

@@ -26,19 +26,30 @@ define void @grad(ptr %x, ptr %dx, ptr %out, ptr %dout) {
   ret void
 }
 
-; No seed parameter and no result: everything goes through the shadows.
+; No seed parameter and no result: everything goes through the shadows.  The adjoints of %s,
+; %m and x[0] are SSA values (no stack slot): x[0]'s two contributions, d_s * cos(x[0]) and
+; d_m * x[1], are added with one fadd.
 ; CHECK-LABEL: llvm.func internal @diffef(
 ; CHECK-SAME:      %{{[^:]+}}: !llvm.ptr, %[[DX:[^:]+]]: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %[[DOUT:[^:]+]]: !llvm.ptr) attributes
+; CHECK-NOT:     llvm.alloca
+; CHECK:         %[[X0:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
 ; CHECK:         %[[DPX1:.*]] = llvm.getelementptr inbounds %[[DX]][1] : (!llvm.ptr) -> !llvm.ptr, f64
+; CHECK-NEXT:    %[[X1:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
 ; CHECK:         %[[DPO1:.*]] = llvm.getelementptr inbounds %[[DOUT]][1] : (!llvm.ptr) -> !llvm.ptr, f64
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         %[[D1:.*]] = llvm.load %[[DPO1]] {alignment = 8 : i64} : !llvm.ptr -> f64
-; CHECK:         llvm.store %{{.*}}, %[[DPO1]] {alignment = 8 : i64} : f64, !llvm.ptr
-; CHECK-NEXT:    autodiff.accumulate %d_s, %[[D1]] : !llvm.ptr, f64
-; CHECK:         %[[D0:.*]] = llvm.load %[[DOUT]] {alignment = 8 : i64} : !llvm.ptr -> f64
-; CHECK:         llvm.store %{{.*}}, %[[DOUT]] {alignment = 8 : i64} : f64, !llvm.ptr
-; CHECK-NEXT:    autodiff.accumulate %d_m, %[[D0]] : !llvm.ptr, f64
-; CHECK:         autodiff.accumulate %[[DPX1]], %{{.*}} {alignment = 8 : i64} : !llvm.ptr, f64
-; CHECK:         autodiff.accumulate %[[DX]], %{{.*}} {alignment = 8 : i64} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    llvm.store %[[Z1]], %[[DPO1]] {alignment = 8 : i64} : f64, !llvm.ptr
+; CHECK-NEXT:    %[[COS:.*]] = llvm.intr.cos(%[[X0]]) : (f64) -> f64
+; CHECK-NEXT:    %[[DS:.*]] = llvm.fmul %[[D1]], %[[COS]] : f64
+; CHECK-NEXT:    %[[D0:.*]] = llvm.load %[[DOUT]] {alignment = 8 : i64} : !llvm.ptr -> f64
+; CHECK-NEXT:    %[[Z0:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
+; CHECK-NEXT:    llvm.store %[[Z0]], %[[DOUT]] {alignment = 8 : i64} : f64, !llvm.ptr
+; CHECK-NEXT:    %[[DM0:.*]] = llvm.fmul %[[D0]], %[[X1]] : f64
+; CHECK-NEXT:    %[[DX0:.*]] = llvm.fadd %[[DS]], %[[DM0]] : f64
+; CHECK-NEXT:    %[[DM1:.*]] = llvm.fmul %[[D0]], %[[X0]] : f64
+; CHECK-NEXT:    autodiff.accumulate %[[DPX1]], %[[DM1]] {alignment = 8 : i64} : !llvm.ptr, f64
+; CHECK-NEXT:    autodiff.accumulate %[[DX]], %[[DX0]] {alignment = 8 : i64} : !llvm.ptr, f64
 ; CHECK-NEXT:    llvm.return
 
 ; Accumulation into the input's shadow: load, fadd, store, aligned like the primal loads.
@@ -46,12 +57,13 @@ define void @grad(ptr %x, ptr %dx, ptr %out, ptr %dout) {
 ; LOWER-SAME:      %{{[^:]+}}: !llvm.ptr, %[[DX:[^:]+]]: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr) attributes
 ; LOWER-NOT:     autodiff.
 ; LOWER:         %[[DPX1:.*]] = llvm.getelementptr inbounds %[[DX]][1] : (!llvm.ptr) -> !llvm.ptr, f64
-; LOWER:         %[[OLD1:.*]] = llvm.load %[[DPX1]] {alignment = 8 : i64} : !llvm.ptr -> f64
-; LOWER-NEXT:    %[[NEW1:.*]] = llvm.fadd %[[OLD1]], %{{.*}} : f64
+; LOWER:         %[[DX0:.*]] = llvm.fadd %{{.*}}, %{{.*}} : f64
+; LOWER-NEXT:    %[[DX1:.*]] = llvm.fmul %{{.*}}, %{{.*}} : f64
+; LOWER-NEXT:    %[[OLD1:.*]] = llvm.load %[[DPX1]] {alignment = 8 : i64} : !llvm.ptr -> f64
+; LOWER-NEXT:    %[[NEW1:.*]] = llvm.fadd %[[OLD1]], %[[DX1]] : f64
 ; LOWER-NEXT:    llvm.store %[[NEW1]], %[[DPX1]] {alignment = 8 : i64} : f64, !llvm.ptr
-; LOWER-NEXT:    %[[V:.*]] = llvm.load %d_x0 : !llvm.ptr -> f64
-; LOWER:         %[[OLD:.*]] = llvm.load %[[DX]] {alignment = 8 : i64} : !llvm.ptr -> f64
-; LOWER-NEXT:    %[[NEW:.*]] = llvm.fadd %[[OLD]], %[[V]] : f64
+; LOWER-NEXT:    %[[OLD:.*]] = llvm.load %[[DX]] {alignment = 8 : i64} : !llvm.ptr -> f64
+; LOWER-NEXT:    %[[NEW:.*]] = llvm.fadd %[[OLD]], %[[DX0]] : f64
 ; LOWER-NEXT:    llvm.store %[[NEW]], %[[DX]] {alignment = 8 : i64} : f64, !llvm.ptr
 ; LOWER-NEXT:    llvm.return
 ; LOWER-NOT:     autodiff.

@@ -33,18 +33,31 @@ define double @grad(ptr %a, ptr %da, double %x, i64 %n) {
   ret double %dx
 }
 
+; The adjoint of %pnext, passed along the back edge, is a stack slot (added to on return and on
+; the back edge); it is the adjoint of %px as well (the fadd passes it through).  The adjoint of
+; %p goes to the back edge (into %pnext's) or, on leaving, to a[0]'s.
 ; CHECK-LABEL: llvm.func internal @diffehorner(
-; CHECK-SAME:      %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %[[X:[^:]+]]: f64, %{{[^:]+}}: i64, %{{[^:]+}}: f64) -> f64
+; CHECK-SAME:      %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %[[X:[^:]+]]: f64, %{{[^:]+}}: i64, %[[SEED:[^:]+]]: f64) -> f64
 ; CHECK:         %[[C:.*]] = autodiff.cache.init : !autodiff.cache<f64>
 ; CHECK:       ^{{[a-z0-9]+}}(%{{[^:]+}}: i64, %[[P:[^:]+]]: f64, %{{[^:]+}}: i64):
 ; CHECK-NEXT:    autodiff.cache.push %[[C]], %[[P]] : !autodiff.cache<f64>
-; CHECK:         %[[DPX:.*]] = llvm.load %d_px : !llvm.ptr -> f64
-; CHECK:         %{{.*}} = llvm.fmul %[[DPX]], %[[X]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_p, %{{.*}} : !llvm.ptr, f64
+; CHECK:         autodiff.accumulate %d_pnext, %[[SEED]] : !llvm.ptr, f64
+; CHECK:         %[[DPX:.*]] = llvm.load %d_pnext : !llvm.ptr -> f64
+; CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(-0.000000e+00 : f64) : f64
+; CHECK-NEXT:    llvm.store %[[Z]], %d_pnext : f64, !llvm.ptr
+; CHECK-NEXT:    %[[DP1:.*]] = llvm.fmul %[[DPX]], %[[X]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_p, %[[DP1]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[PR:.*]] = autodiff.cache.peek %[[C]] : !autodiff.cache<f64>
-; CHECK-NEXT:    %{{.*}} = llvm.fmul %[[DPX]], %[[PR]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_x, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DX:.*]] = llvm.fmul %[[DPX]], %[[PR]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_x, %[[DX]] : !llvm.ptr, f64
+; CHECK:         autodiff.accumulate %{{.*}}, %[[DPX]] {alignment = 8 : i64} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DP:.*]] = llvm.load %d_p : !llvm.ptr -> f64
 ; CHECK:         autodiff.cache.pop %[[C]] : !autodiff.cache<f64>
+; CHECK-NEXT:    llvm.cond_br %{{.*}}, ^[[BACK:[a-z0-9]+]], ^[[OUT:[a-z0-9]+]]
+; CHECK-NEXT:  ^[[OUT]]:
+; CHECK-NEXT:    autodiff.accumulate %d_a0, %[[DP]] : !llvm.ptr, f64
+; CHECK:       ^[[BACK]]:
+; CHECK:         autodiff.accumulate %d_pnext, %[[DP]] : !llvm.ptr, f64
 
 ; LOWER-LABEL: llvm.func internal @diffehorner(
 ; LOWER-NOT:     autodiff.

@@ -22,26 +22,24 @@ define { double, double } @grad(double %x, double %y) {
 }
 
 ; Every adjoint is checked for what it is: d_r = seed; d_xy = d_s = d_r; df/dx = d_s cos(x) +
-; d_xy y and df/dy = d_xy x, returned in that order.
+; d_xy y and df/dy = d_xy x, returned in that order.  The adjoints of %r, %xy and %s are SSA
+; values (the seed itself here); only the arguments' adjoints have stack slots.
 ; CHECK-LABEL: llvm.func internal @diffef(
 ; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[SEED:[^:]+]]: f64) -> !llvm.struct<(f64, f64)>
+; CHECK:         %d_x = llvm.alloca %{{.*}} x f64 : (i64) -> !llvm.ptr
+; CHECK:         %d_y = llvm.alloca %{{.*}} x f64 : (i64) -> !llvm.ptr
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         %[[XY:.*]] = llvm.fmul %[[X]], %[[Y]] : f64
 ; CHECK-NEXT:    %{{.*}} = llvm.intr.sin(%[[X]]) : (f64) -> f64
 ; CHECK-NEXT:    %{{.*}} = llvm.fadd %[[XY]], %{{.*}} : f64
 ; CHECK-NEXT:    llvm.br ^[[REV:[a-z0-9]+]]
 ; CHECK-NEXT:  ^[[REV]]:
-; CHECK-NEXT:    autodiff.accumulate %d_r, %[[SEED]] : !llvm.ptr, f64
-; CHECK-NEXT:    %[[DR:.*]] = llvm.load %d_r : !llvm.ptr -> f64
-; CHECK:         autodiff.accumulate %d_xy, %[[DR]] : !llvm.ptr, f64
-; CHECK-NEXT:    autodiff.accumulate %d_s, %[[DR]] : !llvm.ptr, f64
-; CHECK-NEXT:    %[[DS:.*]] = llvm.load %d_s : !llvm.ptr -> f64
-; CHECK:         %[[COS:.*]] = llvm.intr.cos(%[[X]]) : (f64) -> f64
-; CHECK-NEXT:    %[[DSX:.*]] = llvm.fmul %[[DS]], %[[COS]] : f64
+; CHECK-NEXT:    %[[COS:.*]] = llvm.intr.cos(%[[X]]) : (f64) -> f64
+; CHECK-NEXT:    %[[DSX:.*]] = llvm.fmul %[[SEED]], %[[COS]] : f64
 ; CHECK-NEXT:    autodiff.accumulate %d_x, %[[DSX]] : !llvm.ptr, f64
-; CHECK-NEXT:    %[[DXY:.*]] = llvm.load %d_xy : !llvm.ptr -> f64
-; CHECK:         %[[DXYX:.*]] = llvm.fmul %[[DXY]], %[[Y]] : f64
+; CHECK-NEXT:    %[[DXYX:.*]] = llvm.fmul %[[SEED]], %[[Y]] : f64
 ; CHECK-NEXT:    autodiff.accumulate %d_x, %[[DXYX]] : !llvm.ptr, f64
-; CHECK-NEXT:    %[[DXYY:.*]] = llvm.fmul %[[DXY]], %[[X]] : f64
+; CHECK-NEXT:    %[[DXYY:.*]] = llvm.fmul %[[SEED]], %[[X]] : f64
 ; CHECK-NEXT:    autodiff.accumulate %d_y, %[[DXYY]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[GX:.*]] = llvm.load %d_x : !llvm.ptr -> f64
 ; CHECK:         %[[GY:.*]] = llvm.load %d_y : !llvm.ptr -> f64
@@ -52,17 +50,18 @@ define { double, double } @grad(double %x, double %y) {
 
 ; Accumulations into adjoint slots became load, fadd, store.
 ; LOWER-LABEL: llvm.func internal @diffef(
-; LOWER-SAME:      %[[X:[^:]+]]: f64, %{{[^:]+}}: f64, %[[SEED:[^:]+]]: f64)
+; LOWER-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[SEED:[^:]+]]: f64)
 ; LOWER-NOT:     autodiff.
-; LOWER:         %[[OLD:.*]] = llvm.load %d_r : !llvm.ptr -> f64
-; LOWER-NEXT:    %[[NEW:.*]] = llvm.fadd %[[OLD]], %[[SEED]] : f64
-; LOWER-NEXT:    llvm.store %[[NEW]], %d_r : f64, !llvm.ptr
 ; LOWER:         %[[COS:.*]] = llvm.intr.cos(%[[X]]) : (f64) -> f64
-; LOWER-NEXT:    %[[DSX:.*]] = llvm.fmul %{{.*}}, %[[COS]] : f64
+; LOWER-NEXT:    %[[DSX:.*]] = llvm.fmul %[[SEED]], %[[COS]] : f64
 ; LOWER-NEXT:    %[[OLDX:.*]] = llvm.load %d_x : !llvm.ptr -> f64
 ; LOWER-NEXT:    %[[NEWX:.*]] = llvm.fadd %[[OLDX]], %[[DSX]] : f64
 ; LOWER-NEXT:    llvm.store %[[NEWX]], %d_x : f64, !llvm.ptr
-; LOWER:         %[[DXYY:.*]] = llvm.fmul %{{.*}}, %[[X]] : f64
+; LOWER-NEXT:    %[[DXYX:.*]] = llvm.fmul %[[SEED]], %[[Y]] : f64
+; LOWER-NEXT:    %[[OLDX2:.*]] = llvm.load %d_x : !llvm.ptr -> f64
+; LOWER-NEXT:    %[[NEWX2:.*]] = llvm.fadd %[[OLDX2]], %[[DXYX]] : f64
+; LOWER-NEXT:    llvm.store %[[NEWX2]], %d_x : f64, !llvm.ptr
+; LOWER-NEXT:    %[[DXYY:.*]] = llvm.fmul %[[SEED]], %[[X]] : f64
 ; LOWER-NEXT:    %[[OLDY:.*]] = llvm.load %d_y : !llvm.ptr -> f64
 ; LOWER-NEXT:    %[[NEWY:.*]] = llvm.fadd %[[OLDY]], %[[DXYY]] : f64
 ; LOWER-NEXT:    llvm.store %[[NEWY]], %d_y : f64, !llvm.ptr

@@ -2,7 +2,8 @@
 
 ; Aggregates: adjoints of structs and arrays are values of the same type.  extractvalue sends
 ; its adjoint into the field of the aggregate's adjoint; insertvalue splits its adjoint into the
-; inserted value's (the field) and the rest (the field zeroed).
+; inserted value's (the field) and the rest (the field zeroed).  The aggregates' adjoints are
+; stack slots; those of the fields taken out (%u, %v) and of the product are SSA values.
 
 declare { double, double } @__enzyme_autodiff(...)
 
@@ -21,16 +22,22 @@ define { double, double } @g(double %x, double %y) {
 }
 
 ; CHECK-LABEL: llvm.func internal @diffef(
+; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[SEED:[^:]+]]: f64)
 ; CHECK:         %d_b = llvm.alloca %{{.*}} x !llvm.struct<(f64, !llvm.array<2 x f64>)>
 ; CHECK:         %d_a = llvm.alloca %{{.*}} x !llvm.struct<(f64, !llvm.array<2 x f64>)>
+; CHECK-NOT:     %d_{{[ruv]}} = llvm.alloca
+; CHECK:         %[[U:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f64, !llvm.array<2 x f64>)>
+; CHECK-NEXT:    %[[V:.*]] = llvm.extractvalue %{{.*}}[1, 1] : !llvm.struct<(f64, !llvm.array<2 x f64>)>
+
+; r = u * v: d_u = seed * v, d_v = seed * u.
+; CHECK:         %[[DU:.*]] = llvm.fmul %[[SEED]], %[[V]] : f64
+; CHECK-NEXT:    %[[DV:.*]] = llvm.fmul %[[SEED]], %[[U]] : f64
 
 ; extractvalue %b[1, 1] and %b[0]: zero aggregates with the adjoint in that field.
-; CHECK:         %[[DV:.*]] = llvm.load %d_v : !llvm.ptr -> f64
-; CHECK:         %[[Z1:.*]] = llvm.mlir.zero : !llvm.struct<(f64, !llvm.array<2 x f64>)>
+; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.zero : !llvm.struct<(f64, !llvm.array<2 x f64>)>
 ; CHECK-NEXT:    %[[E1:.*]] = llvm.insertvalue %[[DV]], %[[Z1]][1, 1] : !llvm.struct<(f64, !llvm.array<2 x f64>)>
 ; CHECK-NEXT:    autodiff.accumulate %d_b, %[[E1]] : !llvm.ptr, !llvm.struct<(f64, !llvm.array<2 x f64>)>
-; CHECK:         %[[DU:.*]] = llvm.load %d_u : !llvm.ptr -> f64
-; CHECK:         %[[Z2:.*]] = llvm.mlir.zero : !llvm.struct<(f64, !llvm.array<2 x f64>)>
+; CHECK-NEXT:    %[[Z2:.*]] = llvm.mlir.zero : !llvm.struct<(f64, !llvm.array<2 x f64>)>
 ; CHECK-NEXT:    %[[E2:.*]] = llvm.insertvalue %[[DU]], %[[Z2]][0] : !llvm.struct<(f64, !llvm.array<2 x f64>)>
 ; CHECK-NEXT:    autodiff.accumulate %d_b, %[[E2]] : !llvm.ptr, !llvm.struct<(f64, !llvm.array<2 x f64>)>
 
@@ -47,4 +54,8 @@ define { double, double } @g(double %x, double %y) {
 ; CHECK:         %[[FX:.*]] = llvm.extractvalue %[[DA]][0] : !llvm.struct<(f64, !llvm.array<2 x f64>)>
 ; CHECK-NEXT:    autodiff.accumulate %d_x, %[[FX]] : !llvm.ptr, f64
 ; CHECK-NOT:     autodiff.accumulate
-; CHECK:         llvm.return
+; CHECK:         %[[GX:.*]] = llvm.load %d_x : !llvm.ptr -> f64
+; CHECK:         %[[GY:.*]] = llvm.load %d_y : !llvm.ptr -> f64
+; CHECK:         %[[S0:.*]] = llvm.insertvalue %[[GX]], %{{.*}}[0] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    %[[S1:.*]] = llvm.insertvalue %[[GY]], %[[S0]][1] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    llvm.return %[[S1]]

@@ -3,8 +3,10 @@
 ; Arithmetic rules.  Each request becomes a call of a new internal function @diffe<f> taking the
 ; primal arguments and the seed of the return value, and returning the derivatives of the active
 ; arguments.  The gradient repeats the primal computation (forward sweep), then visits it
-; backwards: each result's adjoint, kept in a stack slot %d_<name>, is read and cleared, and
-; contributions are accumulated into the operands' slots.
+; backwards: each result's adjoint is an SSA value (here the seed, or what a rule made of it),
+; and contributions to the arguments are accumulated into their stack slots %d_<name>, which
+; are read and cleared at the end.  (ssa_adjoints.ll: sums of several contributions, and
+; adjoints that cross blocks.)
 
 declare { double, double } @__enzyme_autodiff(...)
 declare { float, float } @__enzyme_autodiff_f32(...)
@@ -16,16 +18,14 @@ define double @add(double %x, double %y) {
 
 ; CHECK-LABEL: llvm.func internal @diffeadd(
 ; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[SEED:[^:]+]]: f64) -> !llvm.struct<(f64, f64)>
-; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DYSLOT:d_y[_0-9]*]] = llvm.alloca
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         %{{.*}} = llvm.fadd %[[X]], %[[Y]] : f64
-; CHECK:         autodiff.accumulate %[[DRSLOT]], %[[SEED]] : !llvm.ptr, f64
-; CHECK-NEXT:    %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
-; CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(-0.000000e+00 : f64) : f64
-; CHECK-NEXT:    llvm.store %[[ZERO]], %[[DRSLOT]] : f64, !llvm.ptr
-; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[D]] : !llvm.ptr, f64
-; CHECK-NEXT:    autodiff.accumulate %[[DYSLOT]], %[[D]] : !llvm.ptr, f64
+; CHECK-NEXT:    llvm.br ^[[REV:[a-z0-9]+]]
+; CHECK-NEXT:  ^[[REV]]:
+; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[SEED]] : !llvm.ptr, f64
+; CHECK-NEXT:    autodiff.accumulate %[[DYSLOT]], %[[SEED]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[DX:.*]] = llvm.load %[[DXSLOT]] : !llvm.ptr -> f64
 ; CHECK:         %[[DY:.*]] = llvm.load %[[DYSLOT]] : !llvm.ptr -> f64
 ; CHECK:         %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(f64, f64)>
@@ -39,10 +39,10 @@ define double @sub(double %x, double %y) {
 }
 
 ; CHECK-LABEL: llvm.func internal @diffesub(
-; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
+; CHECK-SAME:      %{{[^:]+}}: f64, %{{[^:]+}}: f64, %[[D:[^:]+]]: f64)
 ; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DYSLOT:d_y[_0-9]*]] = llvm.alloca
-; CHECK:         %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         autodiff.accumulate %[[DXSLOT]], %[[D]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[N:.*]] = llvm.fneg %[[D]] : f64
 ; CHECK-NEXT:    autodiff.accumulate %[[DYSLOT]], %[[N]] : !llvm.ptr, f64
@@ -53,11 +53,10 @@ define double @mul(double %x, double %y) {
 }
 
 ; CHECK-LABEL: llvm.func internal @diffemul(
-; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %{{[^:]+}}: f64)
-; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
+; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[D:[^:]+]]: f64)
 ; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DYSLOT:d_y[_0-9]*]] = llvm.alloca
-; CHECK:         %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         %[[DX:.*]] = llvm.fmul %[[D]], %[[Y]] : f64
 ; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[DX]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[DY:.*]] = llvm.fmul %[[D]], %[[X]] : f64
@@ -71,11 +70,10 @@ define double @div(double %x, double %y) {
 ; d(x/y) = d/y dx - (d/y)(x/y) dy, with x/y recomputed from the primal values; a zero adjoint
 ; contributes zero even where y = 0 (a guarded division the program did not use), not 0/0.
 ; CHECK-LABEL: llvm.func internal @diffediv(
-; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %{{[^:]+}}: f64)
-; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
+; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[D:[^:]+]]: f64)
 ; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DYSLOT:d_y[_0-9]*]] = llvm.alloca
-; CHECK:         %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[NZ:.*]] = llvm.fcmp "une" %[[D]], %[[Z]] : f64
 ; CHECK-NEXT:    %[[Q:.*]] = llvm.fdiv %[[D]], %[[Y]] : f64
@@ -96,11 +94,10 @@ define double @rem(double %x, double %y) {
 
 ; x - trunc(x/y) y: dx = d, dy = -d trunc(x/y).
 ; CHECK-LABEL: llvm.func internal @differem(
-; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %{{[^:]+}}: f64)
-; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
+; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %[[D:[^:]+]]: f64)
 ; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
 ; CHECK-DAG:     %[[DYSLOT:d_y[_0-9]*]] = llvm.alloca
-; CHECK:         %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f64
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         autodiff.accumulate %[[DXSLOT]], %[[D]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[XY:.*]] = llvm.fdiv %[[X]], %[[Y]] : f64
 ; CHECK-NEXT:    %[[T:.*]] = llvm.intr.trunc(%[[XY]]) : (f64) -> f64
@@ -116,15 +113,12 @@ define float @neg(float %x, float %y) {
 }
 
 ; CHECK-LABEL: llvm.func internal @diffeneg(
-; CHECK-SAME:      %{{[^:]+}}: f32, %{{[^:]+}}: f32, %{{[^:]+}}: f32) -> !llvm.struct<(f32, f32)>
-; CHECK-DAG:     %[[DRSLOT:d_r[_0-9]*]] = llvm.alloca
-; CHECK-DAG:     %[[DNSLOT:d_n[_0-9]*]] = llvm.alloca
-; CHECK-DAG:     %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca
-; CHECK:         %[[D:.*]] = llvm.load %[[DRSLOT]] : !llvm.ptr -> f32
-; CHECK:         %[[C:.*]] = llvm.fmul %[[D]], %{{.*}} : f32
-; CHECK-NEXT:    autodiff.accumulate %[[DNSLOT]], %[[C]] : !llvm.ptr, f32
-; CHECK-NEXT:    %[[DN:.*]] = llvm.load %[[DNSLOT]] : !llvm.ptr -> f32
-; CHECK:         %[[N:.*]] = llvm.fneg %[[DN]] : f32
+; CHECK-SAME:      %{{[^:]+}}: f32, %{{[^:]+}}: f32, %[[D:[^:]+]]: f32) -> !llvm.struct<(f32, f32)>
+; CHECK:         %[[DXSLOT:d_x[_0-9]*]] = llvm.alloca %{{.*}} x f32
+; CHECK-NOT:     llvm.alloca
+; CHECK:         %[[THREE:.*]] = llvm.mlir.constant(3.000000e+00 : f32) : f32
+; CHECK:         %[[DN:.*]] = llvm.fmul %[[D]], %[[THREE]] : f32
+; CHECK-NEXT:    %[[N:.*]] = llvm.fneg %[[DN]] : f32
 ; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[N]] : !llvm.ptr, f32
 ; CHECK-NOT:     autodiff.accumulate
 ; CHECK:         %[[DXV:.*]] = llvm.load %[[DXSLOT]] : !llvm.ptr -> f32

@@ -31,7 +31,9 @@ define double @g(double %x) {
 ; CHECK-NOT:   @table.shadow
 
 ; CHECK-LABEL: llvm.func internal @diffef(
-; CHECK-SAME:      %[[X:[^:]+]]: f64, %{{[^:]+}}: f64) -> f64
+; CHECK-SAME:      %[[X:[^:]+]]: f64, %[[SEED:[^:]+]]: f64) -> f64
+; CHECK:         %[[DXSLOT:d_x]] = llvm.alloca
+; CHECK-NOT:     llvm.alloca
 ; CHECK:         %[[SHADOW:.*]] = llvm.mlir.addressof @state.shadow : !llvm.ptr
 ; CHECK:         %[[S:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
 ; CHECK-NEXT:    %[[C:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
@@ -39,19 +41,17 @@ define double @g(double %x) {
 ; r = v * c: c from the constant table, directly.
 ; CHECK:         llvm.br ^[[REV:[a-z0-9]+]]
 ; CHECK-NEXT:  ^[[REV]]:
-; CHECK:         %{{.*}} = llvm.fmul %{{.*}}, %[[C]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_v, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DV:.*]] = llvm.fmul %[[SEED]], %[[C]] : f64
 
 ; v = load @state: into the shadow global.  store %xs, @state: read and clear it.
-; CHECK-NEXT:    %[[DV:.*]] = llvm.load %d_v : !llvm.ptr -> f64
-; CHECK:         autodiff.accumulate %[[SHADOW]], %[[DV]] {alignment = 8 : i64} : !llvm.ptr, f64
+; CHECK-NEXT:    autodiff.accumulate %[[SHADOW]], %[[DV]] {alignment = 8 : i64} : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[DXS:.*]] = llvm.load %[[SHADOW]] {alignment = 8 : i64} : !llvm.ptr -> f64
 ; CHECK-NEXT:    %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    llvm.store %[[Z]], %[[SHADOW]] {alignment = 8 : i64} : f64, !llvm.ptr
-; CHECK-NEXT:    autodiff.accumulate %d_xs, %[[DXS]] : !llvm.ptr, f64
 
 ; xs = x * s: s is inactive, used directly.
-; CHECK:         %{{.*}} = llvm.fmul %{{.*}}, %[[S]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_x, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DX:.*]] = llvm.fmul %[[DXS]], %[[S]] : f64
+; CHECK-NEXT:    autodiff.accumulate %[[DXSLOT]], %[[DX]] : !llvm.ptr, f64
 ; CHECK-NOT:     autodiff.accumulate
-; CHECK:         llvm.return
+; CHECK:         %[[G:.*]] = llvm.load %[[DXSLOT]] : !llvm.ptr -> f64
+; CHECK:         llvm.return %[[G]] : f64

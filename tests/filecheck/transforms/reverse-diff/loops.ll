@@ -36,7 +36,7 @@ define { double, double } @g(ptr %a, ptr %da, double %x, double %y, i64 %n) {
 }
 
 ; CHECK-LABEL: llvm.func internal @diffef(
-; CHECK-SAME:      %[[A:[^:]+]]: !llvm.ptr, %[[DA:[^:]+]]: !llvm.ptr, %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %{{[^:]+}}: i64, %{{[^:]+}}: f64)
+; CHECK-SAME:      %[[A:[^:]+]]: !llvm.ptr, %[[DA:[^:]+]]: !llvm.ptr, %[[X:[^:]+]]: f64, %[[Y:[^:]+]]: f64, %{{[^:]+}}: i64, %[[SEED:[^:]+]]: f64)
 ; CHECK-DAG:     %[[LIMIT:.*]] = autodiff.cache.init single : !autodiff.cache<i64>
 ; CHECK-DAG:     %[[RIV:riv[_0-9]*]] = llvm.alloca %{{.*}} x i64
 ; CHECK-DAG:     %[[ACCS:.*]] = autodiff.cache.init : !autodiff.cache<f64>
@@ -52,39 +52,42 @@ define { double, double } @g(ptr %a, ptr %da, double %x, double %y, i64 %n) {
 ; CHECK:       ^[[EXIT]]:
 ; CHECK-NEXT:    autodiff.cache.push %[[LIMIT]], %[[IV]] : !autodiff.cache<i64>
 
-; Reverse sweep: start at the last iteration.
+; Reverse sweep: start at the last iteration.  The adjoint of %accnext, which is passed along
+; the back edge, is a stack slot: the seed is added to it on leaving the loop, the phi's adjoint
+; on the back edge.  Those of %t, %u and %ai, used in the body only, are SSA values.
+; CHECK:         autodiff.accumulate %d_accnext, %[[SEED]] : !llvm.ptr, f64
 ; CHECK:         %[[L:.*]] = autodiff.cache.peek %[[LIMIT]] : !autodiff.cache<i64>
 ; CHECK-NEXT:    autodiff.cache.pop %[[LIMIT]] : !autodiff.cache<i64>
 ; CHECK-NEXT:    llvm.store %[[L]], %[[RIV]] : i64, !llvm.ptr
 ; CHECK-NEXT:    llvm.br ^[[RBODY:[a-z0-9]+]]
 ; CHECK-NEXT:  ^[[RBODY]]:
 ; CHECK-NEXT:    %[[DNEXT:.*]] = llvm.load %d_accnext : !llvm.ptr -> f64
+; CHECK-NEXT:    %[[CLEAR:.*]] = llvm.mlir.constant(-0.000000e+00 : f64) : f64
+; CHECK-NEXT:    llvm.store %[[CLEAR]], %d_accnext : f64, !llvm.ptr
 
+; accnext = t + u: d_t = d_u = d_accnext.
 ; u = ai * yy: the invariant directly; ai reloaded from a[start + riv].
-; CHECK:         %[[DU:.*]] = llvm.load %d_u : !llvm.ptr -> f64
-; CHECK:         %{{.*}} = llvm.fmul %[[DU]], %[[YY]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_ai, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DAI:.*]] = llvm.fmul %[[DNEXT]], %[[YY]] : f64
 ; CHECK-NEXT:    %[[R:.*]] = llvm.load %[[RIV]] : !llvm.ptr -> i64
 ; CHECK:         %[[IR:.*]] = llvm.add %{{.*}}, %[[R]] : i64
 ; CHECK-NEXT:    %[[PA:.*]] = llvm.getelementptr inbounds %[[A]][%[[IR]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 ; CHECK-NEXT:    %[[AI:.*]] = llvm.load %[[PA]] {alignment = 8 : i64} : !llvm.ptr -> f64
-; CHECK-NEXT:    %{{.*}} = llvm.fmul %[[DU]], %[[AI]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_yy, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DYYI:.*]] = llvm.fmul %[[DNEXT]], %[[AI]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_yy, %[[DYYI]] : !llvm.ptr, f64
 
 ; t = acc * x: x directly, acc from the cache.
-; CHECK:         %[[DT:.*]] = llvm.load %d_t : !llvm.ptr -> f64
-; CHECK:         %{{.*}} = llvm.fmul %[[DT]], %[[X]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_acc, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DACCI:.*]] = llvm.fmul %[[DNEXT]], %[[X]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_acc, %[[DACCI]] : !llvm.ptr, f64
 ; CHECK-NEXT:    %[[ACCR:.*]] = autodiff.cache.peek %[[ACCS]] : !autodiff.cache<f64>
-; CHECK-NEXT:    %{{.*}} = llvm.fmul %[[DT]], %[[ACCR]] : f64
-; CHECK-NEXT:    autodiff.accumulate %d_x, %{{.*}} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DXI:.*]] = llvm.fmul %[[DNEXT]], %[[ACCR]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_x, %[[DXI]] : !llvm.ptr, f64
 
 ; The load's adjoint goes to da[start + riv], the shadow address recomputed the same way.
-; CHECK:         %[[DPA:.*]] = llvm.getelementptr inbounds %[[DA]][%[[IR]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
-; CHECK-NEXT:    autodiff.accumulate %[[DPA]], %{{.*}} {alignment = 8 : i64} : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DPA:.*]] = llvm.getelementptr inbounds %[[DA]][%[[IR]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+; CHECK-NEXT:    autodiff.accumulate %[[DPA]], %[[DAI]] {alignment = 8 : i64} : !llvm.ptr, f64
 
 ; Back to the previous iteration while riv != 0, passing the phi's adjoint along the back edge.
-; CHECK:         %[[DACC:.*]] = llvm.load %d_acc : !llvm.ptr -> f64
+; CHECK-NEXT:    %[[DACC:.*]] = llvm.load %d_acc : !llvm.ptr -> f64
 ; CHECK:         %[[R2:.*]] = llvm.load %[[RIV]] : !llvm.ptr -> i64
 ; CHECK:         %[[MORE:.*]] = llvm.icmp "ne" %[[R2]], %{{.*}} : i64
 ; CHECK:         autodiff.cache.pop %[[ACCS]] : !autodiff.cache<f64>
@@ -97,8 +100,15 @@ define { double, double } @g(ptr %a, ptr %da, double %x, double %y, i64 %n) {
 ; CHECK-NEXT:    autodiff.accumulate %d_accnext, %[[DACC]] : !llvm.ptr, f64
 ; CHECK-NEXT:    llvm.br ^[[RBODY]]
 
-; Before the loop: yy = y * y.
+; Before the loop: yy = y * y, one contribution to %y's slot per operand.
 ; CHECK:         %[[DYY:.*]] = llvm.load %d_yy : !llvm.ptr -> f64
-; CHECK:         %{{.*}} = llvm.fmul %[[DYY]], %[[Y]] : f64
+; CHECK:         %[[DY1:.*]] = llvm.fmul %[[DYY]], %[[Y]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_y, %[[DY1]] : !llvm.ptr, f64
+; CHECK-NEXT:    %[[DY2:.*]] = llvm.fmul %[[DYY]], %[[Y]] : f64
+; CHECK-NEXT:    autodiff.accumulate %d_y, %[[DY2]] : !llvm.ptr, f64
 ; CHECK-NOT:     autodiff.cache
-; CHECK:         llvm.return %{{.*}} : !llvm.struct<(f64, f64)>
+; CHECK:         %[[GX:.*]] = llvm.load %d_x : !llvm.ptr -> f64
+; CHECK:         %[[GY:.*]] = llvm.load %d_y : !llvm.ptr -> f64
+; CHECK:         %[[S0:.*]] = llvm.insertvalue %[[GX]], %{{.*}}[0] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    %[[S1:.*]] = llvm.insertvalue %[[GY]], %[[S0]][1] : !llvm.struct<(f64, f64)>
+; CHECK-NEXT:    llvm.return %[[S1]] : !llvm.struct<(f64, f64)>

@@ -10,7 +10,8 @@
 // region only reads (k, at one address for the whole region).  Barriers are mirrored, a '*'
 // reduction's reverse calls the team's helper, critical sections are replayed in the reverse
 // of the primal's order (each thread waits for its turn), and an atomic subtraction passes
-// the negated adjoint on without writing the shared adjoint.
+// the negated adjoint on without writing the shared adjoint (to x[i] * x[i], whose two
+// contributions to x[i] are added in registers, then into dx[i]).
 
 extern void __enzyme_autodiff(void *, ...);
 
@@ -86,7 +87,11 @@ void accumulate(int n, const double *x, double *total) {
 // CHECK-NOT:     atomic
 // CHECK:         %[[D:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f64
 // CHECK-NEXT:    %[[N:.*]] = llvm.fneg %[[D]] : f64
-// CHECK-NEXT:    autodiff.accumulate %{{.*}}, %[[N]] : !llvm.ptr, f64
+// CHECK-NEXT:    %[[XI:.*]] = autodiff.cache.peek %{{.*}} : !autodiff.cache<f64>
+// CHECK-NEXT:    %[[P1:.*]] = llvm.fmul %[[N]], %[[XI]] : f64
+// CHECK-NEXT:    %[[P2:.*]] = llvm.fmul %[[N]], %[[XI]] : f64
+// CHECK-NEXT:    %[[DXI:.*]] = llvm.fadd %[[P1]], %[[P2]] : f64
+// CHECK:         autodiff.accumulate %{{.*}}, %[[DXI]] {alignment = 8 : i64} : !llvm.ptr, f64
 // CHECK-NOT:     atomic
 // CHECK:         llvm.return
 

@@ -20,22 +20,23 @@ define { double, double } @g(double %x, double %y) {
 }
 
 ; CHECK-LABEL: llvm.func internal @diffef(
+; CHECK-SAME:      %{{[^:]+}}: f64, %{{[^:]+}}: f64, %[[SEED:[^:]+]]: f64)
 ; CHECK:         %[[C:.*]] = llvm.fcmp "olt" %{{.*}}, %{{.*}} : f64
+; CHECK-NEXT:    %[[S:.*]] = llvm.select %[[C]], %{{.*}}, %{{.*}} : i1, f64
+; CHECK-NEXT:    %[[K:.*]] = llvm.select %[[C]], %{{.*}}, %{{.*}} : i1, f64
 ; CHECK:         llvm.br ^[[REV:[a-z0-9]+]]
 ; CHECK-NEXT:  ^[[REV]]:
 
+; r = s * k: d_s = seed * k, d_k = seed * s (SSA values).
+; CHECK-NEXT:    %[[DS:.*]] = llvm.fmul %[[SEED]], %[[K]] : f64
+; CHECK-NEXT:    %[[DK:.*]] = llvm.fmul %[[SEED]], %[[S]] : f64
+
 ; %k = select %c, 2.0, %x: only %x, on the false side.
-; CHECK:         %[[DK:.*]] = llvm.load %d_k : !llvm.ptr -> f64
-; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(-0.000000e+00 : f64) : f64
-; CHECK-NEXT:    llvm.store %{{.*}}, %d_k : f64, !llvm.ptr
 ; CHECK-NEXT:    %[[Z1:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[SK:.*]] = llvm.select %[[C]], %[[Z1]], %[[DK]] : i1, f64
 ; CHECK-NEXT:    autodiff.accumulate %d_x, %[[SK]] : !llvm.ptr, f64
 
 ; %s = select %c, %x, %y: both sides.
-; CHECK:         %[[DS:.*]] = llvm.load %d_s : !llvm.ptr -> f64
-; CHECK-NEXT:    %{{.*}} = llvm.mlir.constant(-0.000000e+00 : f64) : f64
-; CHECK-NEXT:    llvm.store %{{.*}}, %d_s : f64, !llvm.ptr
 ; CHECK-NEXT:    %[[Z2:.*]] = llvm.mlir.constant(0.000000e+00 : f64) : f64
 ; CHECK-NEXT:    %[[SX:.*]] = llvm.select %[[C]], %[[DS]], %[[Z2]] : i1, f64
 ; CHECK-NEXT:    autodiff.accumulate %d_x, %[[SX]] : !llvm.ptr, f64

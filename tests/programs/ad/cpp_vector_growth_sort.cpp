@@ -1,0 +1,71 @@
+// CFLAGS: -fno-exceptions
+// std::vector grown by push_back (libstdc++ moves the old elements into each new block after
+// storing the new one, with memcpy/memmove or an integer copy), resized with a fill value, and
+// std::sort on a vector and on a local array (insertion steps that shift elements while the
+// test reads them).  Each gradient is checked against central differences.
+#include <algorithm>
+#include <vector>
+#include "check.h"
+
+extern "C" double __enzyme_autodiff(void *, ...);
+#define N 6
+
+int n_runtime = N;  // (not static: its value is known only at run time)
+
+static double pushed(const double *x) {
+  std::vector<double> v;
+  for (int i = 0; i < n_runtime; i++) v.push_back(x[i] * x[i]);
+  v.push_back(x[0]);
+  double s = 0;
+  for (size_t i = 0; i < v.size(); i++) s += v[i] * (double)(i + 1);
+  return s;
+}
+
+static double resized(const double *x) {
+  std::vector<double> v;
+  for (int i = 0; i < n_runtime; i++) v.push_back(x[i] * x[(i + 1) % n_runtime]);
+  v.resize(n_runtime + 3, x[0]);
+  double s = 0;
+  for (size_t i = 0; i < v.size(); i++) s += v[i] * v[i];
+  return s;
+}
+
+static double sorted_vector(const double *x) {
+  std::vector<double> v(x, x + n_runtime);
+  std::sort(v.begin(), v.end());
+  double s = 0;
+  for (size_t i = 0; i < v.size(); i++) s += (double)(i + 1) * v[i];
+  return s;
+}
+
+static double sorted_array(const double *x) {
+  double v[N];
+  for (int i = 0; i < N; i++) v[i] = x[i];
+  std::sort(v, v + N);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += (i + 1) * v[i] * v[i];
+  return s;
+}
+
+#define CHECK_ALL(f, x)                                                \
+  do {                                                                 \
+    double dx[N] = {0};                                                \
+    __enzyme_autodiff((void *)f, enzyme_dup, x, dx);                   \
+    for (int i = 0; i < N; i++) {                                      \
+      char what[64];                                                   \
+      snprintf(what, sizeof what, "%s d/dx[%d]", #f, i);               \
+      check_close(what, dx[i], fd_array(f, x, i), 1e-6);               \
+    }                                                                  \
+  } while (0)
+
+int main() {
+  double x[N] = {0.3, -0.7, 1.1, 0.5, -0.25, 0.9};
+  CHECK_ALL(pushed, x);
+  CHECK_ALL(resized, x);
+  CHECK_ALL(sorted_vector, x);
+  CHECK_ALL(sorted_array, x);
+  double y[N] = {1.5, 0.2, -0.4, 2.5, 0.8, -1.9};
+  CHECK_ALL(sorted_vector, y);
+  CHECK_ALL(sorted_array, y);
+  return check_finish();
+}
