@@ -8,9 +8,11 @@ reverse sweep (asking the cache policy how it gets there), adjoints and their ac
 
 The work itself is the pieces': `Sweeps` (sweep.py) walks the blocks, `Caching` (caching.py)
 decides how primal values reach the reverse sweep, `ReverseCalls` (calls.py) differentiates
-calls, `Tape` (tape.py) joins the two halves in split mode.  Adjoints of SSA values live in
-stack slots, created -0.0 (the identity of fadd), read and cleared where the value was defined;
-LLVM's SROA turns them into SSA.  Shadow memory receives adjoints through `autodiff.accumulate`.
+calls, `Tape` (tape.py) joins the two halves in split mode.  The adjoint of an op's float
+result is an SSA sum while its contributions and its read stay in one reverse block (straight-line
+code, a loop body); otherwise, and for block arguments and aggregates, it lives in a stack slot,
+created -0.0 (the identity of fadd), read and cleared where the value was defined, which LLVM's
+SROA turns into SSA.  Shadow memory receives adjoints through `autodiff.accumulate`.
 """
 
 from __future__ import annotations
