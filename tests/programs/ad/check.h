@@ -72,6 +72,20 @@ static void check_zerof(const char *what, const float *a, int n) {
   printf("ok   %s all zero\n", what);
 }
 
+/* The gradient of f (reading x[0..n)) by __enzyme_autodiff, each component against central
+ * differences.  A macro: the call must name the function itself. */
+#define CHECK_GRADIENT_FD(f, x, n)                                  \
+  do {                                                              \
+    double dx_[n];                                                  \
+    for (int i_ = 0; i_ < (n); i_++) dx_[i_] = 0;                   \
+    __enzyme_autodiff((void *)f, enzyme_dup, x, dx_);               \
+    for (int i_ = 0; i_ < (n); i_++) {                              \
+      char what_[64];                                               \
+      snprintf(what_, sizeof what_, "%s d/dx[%d]", #f, i_);         \
+      check_close(what_, dx_[i_], fd_array(f, x, i_), 1e-6);        \
+    }                                                               \
+  } while (0)
+
 static int check_finish(void) {
   if (check_failures) {
     printf("%d check(s) FAILED\n", check_failures);
