@@ -245,6 +245,63 @@ void df(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }
         in_source=False,
     ),
     Case(
+        "floats_copied_into_doubles",  # (run-time length: no bitcast shows the pun)
+        """\
+#include <stdlib.h>
+#include <string.h>
+extern double __enzyme_autodiff(void *, ...);
+int n = 2;
+static double f(const double *x) {
+  float *a = malloc(2 * sizeof(float));
+  a[0] = (float)x[0]; a[1] = (float)x[1];
+  double *d = malloc(sizeof(double));
+  memcpy(d, a, n * sizeof(float));
+  double s = d[0] * x[2];
+  free(a); free(d);
+  return s;
+}
+void df(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }
+""",
+        9,
+        ("cannot differentiate @f", "floating-point data of one type (f32) copied into memory holding another (f64)",
+         "note: convert element by element"),
+        levels=("-O0", "-O2", "-O3"),
+    ),
+    Case(
+        "doubles_copied_into_floats_forward",
+        """\
+#include <string.h>
+extern double __enzyme_fwddiff(void *, ...);
+int n = 4;
+static double f(const double *x) {
+  double d[2] = {x[0], x[1]};
+  float a[4] = {0};
+  memcpy(a, d, n * sizeof(float));
+  return a[0] * x[2] + a[3];
+}
+double tf(double *x, double *dx) { return __enzyme_fwddiff((void *)f, x, dx); }
+""",
+        7,
+        ("cannot differentiate @f", "floating-point data of one type (f64) copied into memory holding another (f32)"),
+        levels=("-O0", "-O2"),
+    ),
+    Case(
+        "bytes_copied_as_integer_in_helper",  # (the helper alone cannot tell what 8 bytes hold)
+        """\
+#include <string.h>
+extern double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) static void copy8(void *dst, const void *src) { memcpy(dst, src, 8); }
+static double f(const double *x, double *c) {
+  copy8(c, x);
+  return c[0] * c[0];
+}
+void df(double *x, double *dx, double *c, double *dc) { __enzyme_autodiff((void *)f, x, dx, c, dc); }
+""",
+        3,
+        ("cannot differentiate @copy8", "cannot tell whether the bytes copied here (as an integer) hold floating-point data"),
+        levels=("-O2",),
+    ),
+    Case(
         "atomic_exchange",
         """\
 extern void __enzyme_autodiff(void *, ...);

@@ -231,14 +231,15 @@ class View:
 
     def scalar_at(self, delta: int, nbytes: int) -> Attribute | None:
         """The scalar type of exactly `nbytes` bytes at `delta` bytes past the pointer."""
+        t = self.field_at(delta)
+        return t if t is not None and size_align(t) is not None and _store_bytes(t) == nbytes else None
+
+    def field_at(self, delta: int) -> Attribute | None:
+        """The type of the field starting `delta` bytes past the pointer, if one does."""
         pos = self.offset + delta
         if self.period:
             pos %= self.period
-        for off, t in self.fields:
-            if off == pos:
-                sa = size_align(t)
-                return t if sa is not None and _store_bytes(t) == nbytes else None
-        return None
+        return next((t for off, t in self.fields if off == pos), None)
 
     def kinds_in(self, delta: int, nbytes: int) -> set[str]:
         """The kinds (FLOAT, INTEGER, POINTER) of the fields overlapping `nbytes` bytes at `delta`
@@ -392,11 +393,12 @@ class Views:
         return view
 
 
-def _call_site_view(p: SSAValue) -> View | None:
+def _call_site_view(p: SSAValue, depth: int = 0) -> View | None:
     """The view every call of the function in its module gives its parameter `p`: a helper
     taking `void *` that moves the bytes as integers (a generic swap) knows what they are only
-    from its callers (`&a[i]` of an array of doubles)."""
-    if not isinstance(p, BlockArgument):
+    from its callers (`&a[i]` of an array of doubles, or a caller's own parameter, as that
+    caller uses it or its callers see it)."""
+    if not isinstance(p, BlockArgument) or depth > 3:
         return None
     fn = p.block.parent_op()
     if not isinstance(fn, xllvm.FuncOp) or p.block is not fn.body.blocks.first:
@@ -408,22 +410,29 @@ def _call_site_view(p: SSAValue) -> View | None:
     found: View | None = None
     for call in calls:
         args = list(call.args)
-        view = _local_view(args[p.index], module) if p.index < len(args) else None  # type: ignore[arg-type]
+        view = _local_view(args[p.index], module, depth) if p.index < len(args) else None  # type: ignore[arg-type]
         if view is None or found is not None and view != found:
             return None
         found = view
     return found
 
 
-def _local_view(v: SSAValue, module: ModuleOp) -> View | None:
+def _local_view(v: SSAValue, module: ModuleOp, depth: int = 0) -> View | None:
     """What `v` points at, from the address arithmetic right before it (an element of a typed
-    array, a local, a global), without the rest of its function."""
+    array, a local, a global, a parameter), without the rest of its function."""
+    if isinstance(v, BlockArgument):
+        fn = v.block.parent_op()
+        if not isinstance(fn, xllvm.FuncOp) or v.block is not fn.body.blocks.first:
+            return None
+        if (t := _declared_pointee(v)) is not None:
+            return View.of_type(t)
+        return _call_site_view(v, depth + 1) or _view_from_accesses(v)
     op = v.owner
     if isinstance(op, ext.GEPOp):
         idx = op.mixed_indices()
         if not _is_byte(op.elem_type):
             return _descend(op.elem_type, idx[1:])
-        base = _local_view(op.ptr, module) if len(idx) == 1 else None
+        base = _local_view(op.ptr, module, depth) if len(idx) == 1 else None
         if base is None:
             return None
         k = idx[0]
@@ -517,13 +526,23 @@ def _view_from_accesses(root: SSAValue) -> View | None:
                 idx = op.mixed_indices()
                 if len(idx) == 1 and isinstance(idx[0], int):
                     work.append((op.result, off + idx[0]))
-            elif isinstance(op, xllvm.LoadOp) and op.ptr is p:
+            elif isinstance(op, xllvm.LoadOp) and op.ptr is p and not moved_integer(op.dereferenced_value):
                 _record(fields, off, op.dereferenced_value.type)
-            elif isinstance(op, ext.StoreOp) and op.ptr is p:
+            elif isinstance(op, ext.StoreOp) and op.ptr is p and not moved_integer(op.value):
                 _record(fields, off, op.value.type)
     if not fields or any(t is None for t in fields.values()):
         return None
     return View(tuple(sorted(fields.items(), key=lambda f: f[0])), 0, 0)
+
+
+def moved_integer(v: SSAValue) -> bool:
+    """Whether `v` is an integer loaded only to be stored (`load i64` / `store i64`: LLVM's copy
+    of 8 bytes of any type), which says nothing about what the bytes hold."""
+    load = v.owner
+    if not isinstance(v.type, IntegerType) or not isinstance(load, xllvm.LoadOp):
+        return False
+    users = ext.real_users(load.dereferenced_value)
+    return bool(users) and all(isinstance(u, ext.StoreOp) and u.value is v and u.ptr is not v for u in users)
 
 
 def _record(fields: dict[int, Attribute | None], off: int, t: Attribute) -> None:
@@ -559,6 +578,27 @@ def copy_view(views: Views, op: Operation) -> View | None:
     return None
 
 
+def _packed_floats(view: View, nbytes: int) -> VectorType | None:
+    """The vector of floats of one type that fill exactly `nbytes` bytes at the pointer (fields
+    that are floats or vectors of them, as vectorised code stores them), if more than one do."""
+    elements: list[Attribute] = []
+    pos = 0
+    while pos < nbytes:
+        field = view.field_at(pos)
+        if field is None:
+            return None
+        if isinstance(field, VectorType) and isinstance(field.element_type, AnyFloat):
+            elements += [field.element_type] * field.get_shape()[0]
+        elif isinstance(field, AnyFloat):
+            elements.append(field)
+        else:
+            return None
+        pos += _store_bytes(field)
+    if pos != nbytes or len(elements) < 2 or len(set(elements)) != 1:
+        return None
+    return VectorType(elements[0], [len(elements)])
+
+
 def integer_access(view: View | None, t: Attribute) -> tuple[str, Attribute | None]:
     """What an integer load or store of type `t` (scalar or vector) through a pointer with this
     view really moves: (FLOAT, the float type of the same bits), (INTEGER, None), or
@@ -573,6 +613,8 @@ def integer_access(view: View | None, t: Attribute) -> tuple[str, Attribute | No
         (f,) = floats
         if isinstance(f, AnyFloat) and f.bitwidth == width:
             return FLOAT, VectorType(f, [lanes]) if isinstance(t, VectorType) else f
+    if (packed := _packed_floats(view, nbytes * lanes)) is not None:
+        return FLOAT, packed  # (two floats copied as one i64)
     if view.kinds_in(0, nbytes * lanes) == {INTEGER}:
         return INTEGER, None
     return UNKNOWN_KIND, None

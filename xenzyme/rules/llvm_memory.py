@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm as xllvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, VectorType, i8
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from xenzyme.analysis.activity import carries_derivative, is_pointer_like
 from xenzyme.analysis.forward_activity import has_tangent_type
@@ -108,6 +108,8 @@ def _reverse_store(ctx: ReverseContext, op: Operation) -> None:
         return
     e = ctx.e
     sp = ctx.shadow(op.ptr)
+    if not ctx.active(v):
+        _fail_if_outside_bits_stored(ctx, op)
     if ctx.active(v):
         dv = e.insert(xllvm.LoadOp(sp, v.type, alignment=alignment_of(op)))
         e.insert(ext.StoreOp(e.zero(v.type), sp, alignment=alignment_of(op)))
@@ -151,12 +153,41 @@ def _fail_if_float_bits_moved(ctx: ReverseContext | ForwardContext, op: ext.Stor
             work += [o for o in src.operands if _integer_like(o.type)]
 
 
+def _fail_if_outside_bits_stored(ctx: ReverseContext | ForwardContext, op: ext.StoreOp) -> None:
+    """A float stored into memory with derivatives that is the bits of an integer the function
+    was given or loaded from such memory (`bitcast i64 %param to double`: LLVM passes bytes a
+    caller loaded as an integer argument): they may be a float's, whose derivative cannot be
+    followed through the integer, so it is an error, never a silent zero."""
+    src = op.value.owner
+    if not isinstance(src, xllvm.BitcastOp) or not _integer_like(src.operands[0].type):
+        return
+    work, seen = [src.operands[0]], set()
+    while work:
+        v = work.pop()
+        if v in seen or len(seen) > 64:
+            continue
+        seen.add(v)
+        owner = v.owner
+        outside = isinstance(v, BlockArgument) and v.block is ctx.cfg.entry
+        if isinstance(owner, xllvm.LoadOp):
+            outside = ctx.shadowed(owner.ptr) and integer_access(ctx.views.of(owner.ptr), v.type)[0] != INTEGER
+        if outside:
+            ctx.fail(op, "a floating-point value stored here is the bits of an integer this function was given or "
+                         "loaded (bytes moved as an integer); its derivative cannot be followed",
+                     ["move floating-point data with floating-point types (the caller's copy, or the "
+                      "parameter's type), or mark the memory enzyme_const"])  # fmt: skip
+        elif isinstance(owner, _BIT_MOVES) and not isinstance(owner, xllvm.BitcastOp):
+            work += [o for o in owner.operands if _integer_like(o.type)]
+
+
 def _tangent_store(ctx: ForwardContext, op: Operation) -> None:
     assert isinstance(op, ext.StoreOp)
     if op.ptr not in ctx.info.shadowed:
         return
     v = op.value
     if has_tangent_type(v.type) or is_pointer_like(v.type):
+        if v not in ctx.info.varied:
+            _fail_if_outside_bits_stored(ctx, op)
         values = ctx.tangent(v)
     else:
         values = _integer_shadow_values(ctx, op)
@@ -215,6 +246,7 @@ def _reverse_transfer(ctx: ReverseContext, op: Operation) -> None:
         e.memset_zero(ctx.shadow(dst), n)
         return
     src = op.operands[1]
+    _fail_if_float_types_differ(ctx, op)
     action = (ATOMIC_ADJOINT if ctx.shared(src) else ADJOINT) if ctx.shadowed(src) else ZERO
     plan = _float_copy_plan(ctx, op, action)
     if plan is None:
@@ -225,6 +257,17 @@ def _reverse_transfer(ctx: ReverseContext, op: Operation) -> None:
     helper = copy_helper(ctx.module, action, plan, isinstance(op, ext.MemmoveOp))
     from_shadow = ctx.shadow(src) if action != ZERO else ctx.shadow(dst)
     e.call_function(helper, [from_shadow, ctx.shadow(dst), e.to_i64(n)])
+
+
+def _fail_if_float_types_differ(ctx: ReverseContext | ForwardContext, op: Operation) -> None:
+    """A copy from memory holding floats of one type into memory holding floats of another
+    (floats into doubles) reinterprets the bits: derivatives cannot follow them, and copying
+    the shadow's bytes would make garbage of them."""
+    (kd, td), (ks, ts) = ctx.contents(op.operands[0]), ctx.contents(op.operands[1])
+    if kd == FLOAT and ks == FLOAT and td != ts:
+        ctx.fail(op, f"the bytes copied here are floating-point data of one type ({ts}) copied into memory "
+                     f"holding another ({td}): type punning, whose derivative would be lost",
+                 ["convert element by element (a loop of casts), or give the function a custom derivative"])  # fmt: skip
 
 
 def _float_copy_plan(ctx: ReverseContext, op: Operation, action: str) -> CopyPlan | None:
@@ -263,6 +306,7 @@ def _tangent_transfer(ctx: ForwardContext, op: Operation) -> None:
             e.insert(type(op).create(operands=[s, zero8, n], properties=dict(op.properties)))
         return
     src = op.operands[1]
+    _fail_if_float_types_differ(ctx, op)
     if src in info.shadowed:
         for sd, ss in zip(ctx.shadows(dst), ctx.shadows(src), strict=True):
             e.insert(type(op).create(operands=[sd, ss, n], properties=dict(op.properties)))

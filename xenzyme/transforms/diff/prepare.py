@@ -25,7 +25,7 @@ from xdsl.rewriter import InsertPoint
 from xenzyme.analysis.alias import callee_name, remember_module, rust_allocator_function, rust_allocator_kind
 from xenzyme.analysis.cfg import CFG, IrreducibleControlFlow
 from xenzyme.analysis.hints import Hints
-from xenzyme.analysis.types import FLOAT, TBAA, Views, integer_access, size_align
+from xenzyme.analysis.types import FLOAT, TBAA, Views, integer_access, moved_integer, size_align
 from xenzyme.diagnostics import XenzymeError
 from xenzyme.dialects import llvm_ext as ext
 from xenzyme.rules.emitter import LLVMEmitter, call_op, ensure_declaration
@@ -271,24 +271,76 @@ def _float_bytes_type(op: xllvm.LoadOp | ext.StoreOp, ptr: SSAValue, t: Attribut
         if f is not None and t.width.data == size_align(f)[0] * 8:  # type: ignore[index, union-attr]
             return f
     kind, f = integer_access(views.of(ptr), t)
+    if kind != FLOAT and isinstance(op, xllvm.LoadOp) and moved_integer(op.dereferenced_value):
+        # bytes loaded only to be stored: what the stores' destinations hold, if they agree
+        found = {integer_access(views.of(s.ptr), t) for s in ext.real_users(op.dereferenced_value)}  # type: ignore[attr-defined]
+        kind, f = found.pop() if len(found) == 1 else (None, None)
     return f if kind == FLOAT else None
 
 
 def _float_behind_bitcasts(op: xllvm.LoadOp | ext.StoreOp) -> Attribute | None:
     """The float an integer access moves when its value is a float's bits and nothing else:
-    loaded only to be bitcast to that float, or bitcast from it only to be stored."""
+    loaded to be bitcast to that float (or its lanes to floats, `trunc`/`lshr` then `bitcast`:
+    a `memcpy` of two floats is one `i64`) and to be stored unchanged, or bitcast from it only
+    to be stored."""
     if isinstance(op, xllvm.LoadOp):
-        users = ext.real_users(op.results[0])
-        if not users or not all(isinstance(c, xllvm.BitcastOp) for c in users):
+        return _float_uses(op.results[0])
+    src = op.value.owner
+    if not isinstance(src, xllvm.BitcastOp):
+        return None
+    f = src.operands[0].type
+    return f if _is_float_or_float_vector(f) else None
+
+
+def _is_float_or_float_vector(t: Attribute) -> bool:
+    return isinstance(t, AnyFloat) or isinstance(t, VectorType) and isinstance(t.element_type, AnyFloat)
+
+
+def _float_uses(v: SSAValue) -> Attribute | None:
+    """The float type (a float, or a vector of float lanes) the loaded integer `v` is taken as
+    by its bitcasts, if they agree.  Its other uses (stores of it, tests of its bits) keep the
+    integer, cast from the float: the same bits, so the primal is unchanged, and arithmetic on
+    them that becomes a float again is then reported as type punning, never a lost derivative."""
+    wholes: set[Attribute] = set()
+    lanes: dict[int, Attribute] = {}
+    for user in ext.real_users(v):
+        if isinstance(user, xllvm.BitcastOp) and isinstance(user.results[0].type, AnyFloat):
+            wholes.add(user.results[0].type)
+        elif (lane := _float_lane(v, user)) is not None:
+            k, f = lane
+            if lanes.setdefault(k, f) != f:
+                return None
+    if wholes and not lanes and len(wholes) == 1:
+        return wholes.pop()
+    if lanes and not wholes and len(set(lanes.values())) == 1 and isinstance(v.type, IntegerType):
+        f = next(iter(lanes.values()))
+        count, rest = divmod(v.type.width.data, f.bitwidth)  # type: ignore[attr-defined]
+        return VectorType(f, [count]) if rest == 0 and count > 1 and max(lanes) < count else None
+    return None
+
+
+def _float_lane(v: SSAValue, user: Operation) -> tuple[int, Attribute] | None:
+    """(k, float type) when `user` takes lane k of the integer `v` as a float: `bitcast (trunc v)`
+    for lane 0, `bitcast (trunc (lshr v, k*width))` for lane k, every use of each step being the next."""
+    from xenzyme.analysis.cfg import constant_int
+
+    shift = 0
+    if isinstance(user, xllvm.LShrOp) and user.lhs is v and (c := constant_int(user.rhs)) is not None:
+        shift = c
+        users = ext.real_users(user.results[0])
+        if len(users) != 1:
             return None
-        floats = {c.results[0].type for c in users}
-    else:
-        src = op.value.owner
-        if not isinstance(src, xllvm.BitcastOp):
-            return None
-        floats = {src.operands[0].type}
-    f = floats.pop() if len(floats) == 1 else None
-    return f if isinstance(f, AnyFloat) else None
+        user = users[0]
+    if not isinstance(user, xllvm.TruncOp):
+        return None
+    casts = ext.real_users(user.results[0])
+    floats = {c.results[0].type for c in casts if isinstance(c, xllvm.BitcastOp)}
+    if not casts or len(floats) != 1 or len(casts) != sum(isinstance(c, xllvm.BitcastOp) for c in casts):
+        return None
+    f = floats.pop()
+    if not isinstance(f, AnyFloat) or shift % f.bitwidth:
+        return None
+    return shift // f.bitwidth, f
 
 
 def _plain_access(op: xllvm.LoadOp | ext.StoreOp) -> bool:
@@ -319,9 +371,40 @@ def _retype_load(op: xllvm.LoadOp, views: Views, tbaa: TBAA | None) -> None:
             back.results[0].replace_all_uses_with(load.dereferenced_value)
             back.detach()
             back.erase()
+    if isinstance(f, VectorType):
+        _lanes_as_elements(cast.result, load.dereferenced_value)
     if not cast.result.uses:
         cast.detach()
         cast.erase()
+
+
+def _lanes_as_elements(bits: SSAValue, floats: SSAValue) -> None:
+    """Each lane the integer `bits` gives as a float (`bitcast (trunc (lshr bits, k*w))`) is
+    element k of the float vector `floats` whose bits these are."""
+    for use in list(bits.uses):
+        chain = [use.operation]
+        lane = _float_lane(bits, use.operation)
+        if lane is None:
+            continue
+        while not isinstance(chain[-1], xllvm.TruncOp):
+            chain.append(ext.real_users(chain[-1].results[0])[0])
+        block = chain[0].parent_block()
+        assert block is not None
+        index = xllvm.ConstantOp(IntegerAttr(lane[0], i64), i64)
+        element = ext.ExtractElementOp(floats, index.result)
+        index.location = element.location = chain[-1].location
+        block.insert_ops_before([index, element], chain[0])
+        for cast in ext.real_users(chain[-1].results[0]):
+            cast.results[0].replace_all_uses_with(element.results[0])
+        for op in reversed(chain):
+            for cast in list(ext.real_users(op.results[0])):
+                cast.detach()
+                cast.erase()
+            for u in list(op.results[0].uses):  # (annotations)
+                u.operation.detach()
+                u.operation.erase()
+            op.detach()
+            op.erase()
 
 
 def _retype_store(op: ext.StoreOp, views: Views, tbaa: TBAA | None) -> None:
