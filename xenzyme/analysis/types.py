@@ -388,7 +388,7 @@ class Views:
         if len(typed) == 1:
             view = View.of_type(typed.pop())
         else:
-            view = _call_site_view(p) or _view_from_accesses(p)
+            view = _call_site_view(p) or (None if _callers_disagree(p) else _view_from_accesses(p))
         self._root_views[p] = view
         return view
 
@@ -407,14 +407,26 @@ def _call_site_view(p: SSAValue, depth: int = 0) -> View | None:
     calls = _calls_by_callee(module).get(fn.sym_name.data) if module is not None else None
     if not calls:
         return None
-    found: View | None = None
-    for call in calls:
-        args = list(call.args)
-        view = _local_view(args[p.index], module, depth) if p.index < len(args) else None  # type: ignore[arg-type]
-        if view is None or found is not None and view != found:
-            return None
-        found = view
-    return found
+    views = {_local_view(call.args[p.index], module, depth) if p.index < len(call.args) else None for call in calls}
+    if None in views:
+        return None
+    if len({(v.fields, v.offset) for v in views}) == 1:  # type: ignore[union-attr]
+        # the same fields, repeating at some call sites (an array) and not known to at others
+        return min(views, key=lambda v: v.period)  # type: ignore[union-attr]
+    return None
+
+
+def _callers_disagree(p: SSAValue) -> bool:
+    """Whether the calls of `p`'s function give it pointers to different known things (a copy
+    helper called with floats here and doubles there): its own integer accesses then say
+    nothing about what the bytes hold."""
+    if not isinstance(p, BlockArgument):
+        return False
+    fn = p.block.parent_op()
+    module = module_of(fn) if isinstance(fn, xllvm.FuncOp) and p.block is fn.body.blocks.first else None
+    calls = _calls_by_callee(module).get(fn.sym_name.data, []) if module is not None else []  # type: ignore[union-attr]
+    known = {v for call in calls if p.index < len(call.args) and (v := _local_view(call.args[p.index], module)) is not None}  # type: ignore[arg-type]
+    return len(known) > 1
 
 
 def _local_view(v: SSAValue, module: ModuleOp, depth: int = 0) -> View | None:
@@ -526,9 +538,9 @@ def _view_from_accesses(root: SSAValue) -> View | None:
                 idx = op.mixed_indices()
                 if len(idx) == 1 and isinstance(idx[0], int):
                     work.append((op.result, off + idx[0]))
-            elif isinstance(op, xllvm.LoadOp) and op.ptr is p and not moved_integer(op.dereferenced_value):
+            elif isinstance(op, xllvm.LoadOp) and op.ptr is p:
                 _record(fields, off, op.dereferenced_value.type)
-            elif isinstance(op, ext.StoreOp) and op.ptr is p and not moved_integer(op.value):
+            elif isinstance(op, ext.StoreOp) and op.ptr is p:
                 _record(fields, off, op.value.type)
     if not fields or any(t is None for t in fields.values()):
         return None

@@ -1,7 +1,8 @@
 /* Copies of 4 or 8 bytes between pointer arguments, which LLVM turns into one integer load and
  * store: one double, one float, two floats (one i64 whose halves are read back as floats), a
  * struct of two floats assigned, the copied value read back directly and through the
- * destination, and a copy whose bits are also inspected.  Each derivative must follow the
+ * destination, a copy whose bits are also inspected, and a `void *` helper copying 8 bytes that
+ * only doubles are given to (its bytes' type comes from its callers).  Each derivative must follow the
  * bytes, in reverse and in forward mode. */
 #include <string.h>
 #include "check.h"
@@ -47,6 +48,15 @@ static double inspected(const double *x, double *c) {
   return s * c[0] * 1.5;
 }
 
+/* (Not static: -O3 would pass the bytes as an integer argument, which is an error.) */
+__attribute__((noinline)) void copy8(void *dst, const void *src) { memcpy(dst, src, 8); }
+
+/* The helper's copy into the destination. */
+static double helper_copy(const double *x, double *c) {
+  copy8(c, x);
+  return c[0] * c[0] + sin(c[0]);
+}
+
 #define FD(f, T, x, c, i, h)                                         \
   ({                                                                 \
     T save_ = x[i];                                                  \
@@ -72,6 +82,7 @@ static double inspected(const double *x, double *c) {
 int main(void) {
   CHECK_PAIR(one_double, double, 1, 1e-6, 1e-6);
   CHECK_PAIR(inspected, double, 1, 1e-6, 1e-6);
+  CHECK_PAIR(helper_copy, double, 1, 1e-6, 1e-6);
   CHECK_PAIR(one_float, float, 1, 2e-3, 1e-2f);
   CHECK_PAIR(two_floats, float, 2, 2e-3, 1e-2f);
   CHECK_PAIR(pair_assign, float, 2, 2e-3, 1e-2f);
