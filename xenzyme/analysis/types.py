@@ -528,7 +528,7 @@ def _descend(t: Attribute, inner: Sequence[int | SSAValue]) -> View | None:
 
 def _view_from_accesses(root: SSAValue) -> View | None:
     """The scalars a pointer's memory is accessed as, at constant offsets from it."""
-    fields: dict[int, Attribute] = {}
+    accesses: list[tuple[int, Attribute]] = []
     work: list[tuple[SSAValue, int]] = [(root, 0)]
     while work:
         p, off = work.pop()
@@ -539,12 +539,20 @@ def _view_from_accesses(root: SSAValue) -> View | None:
                 if len(idx) == 1 and isinstance(idx[0], int):
                     work.append((op.result, off + idx[0]))
             elif isinstance(op, xllvm.LoadOp) and op.ptr is p:
-                _record(fields, off, op.dereferenced_value.type)
+                accesses.append((off, op.dereferenced_value.type))
             elif isinstance(op, ext.StoreOp) and op.ptr is p:
-                _record(fields, off, op.value.type)
+                accesses.append((off, op.value.type))
+    fields: dict[int, Attribute | None] = {}
+    for off, t in sorted(accesses, key=lambda a: isinstance(a[1], IntegerType)):  # (integers last)
+        if not (isinstance(t, IntegerType) and _packed_floats(View(_known(fields), 0, off), _store_bytes(t))):
+            _record(fields, off, t)  # (an integer over floats of one type, exactly: a copy of them)
     if not fields or any(t is None for t in fields.values()):
         return None
     return View(tuple(sorted(fields.items(), key=lambda f: f[0])), 0, 0)
+
+
+def _known(fields: dict[int, Attribute | None]) -> tuple[tuple[int, Attribute], ...]:
+    return tuple(sorted((o, t) for o, t in fields.items() if t is not None))
 
 
 def moved_integer(v: SSAValue) -> bool:
